@@ -1,0 +1,1 @@
+"""Pixels to observations: cards, tiles, meeples. Nothing about rules lives here."""
