@@ -1,0 +1,1 @@
+"""Carcassonne solo (Hans im Glück 2020) on the base game's 72 tiles."""
