@@ -8,6 +8,7 @@ manual effect; `pending` in the output says which.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from engine.game import FINISHED, PLAYING, Game, IllegalMove, RecordError
@@ -16,9 +17,8 @@ from engine.strijders.catalog import CardSpec, Catalog, deal_deck, read_catalog,
 from engine.strijders.classic import SCORINGS, TIE, is_over, pile_value, reveal, settle
 from engine.strijders.table import LAY, MANUAL, PLAYERS, RPS, Table
 
-VARIANTS: tuple[str, ...] = ("classic", "advanced")
 DECK_SIZE = 20
-OPTIONS: dict[str, Any] = {"variant": VARIANTS[0], "scoring": "plain", "deck_size": DECK_SIZE}
+OPTIONS: dict[str, Any] = {"variant": "classic", "scoring": "plain", "deck_size": DECK_SIZE}
 SETUP_KEYS: frozenset[str] = frozenset({"catalog", "decks", "seed"})
 MOVE_SHAPES = '{"a": CARD, "b": CARD}, {"rps": "a"|"b"|{"a": THROW, "b": THROW}} or {"manual": {"a": N, "b": N}}'
 PENDING_TEXT: dict[str, str] = {
@@ -44,6 +44,8 @@ class Manual(NamedTuple):
 
 
 Move = Lay | Rps | Manual
+PHASE_OF: dict[type, str] = {Lay: LAY, Rps: RPS, Manual: MANUAL}  # the phase in which each move is due
+AFTER_REVEAL: dict[str, Callable[[Table], None]] = {"classic": settle, "advanced": advanced.begin_effects}
 
 
 class Strijders(Game):
@@ -108,13 +110,12 @@ class Strijders(Game):
     def check(self, move: Move) -> IllegalMove | None:
         if self.status != PLAYING:
             return IllegalMove("game-over", f"the game is already {self.status}")
-        wanted = {Lay: LAY, Rps: RPS, Manual: MANUAL}[type(move)]
-        if wanted != self.table.phase:
+        if PHASE_OF[type(move)] != self.table.phase:
             return IllegalMove(f"{self.table.phase}-pending", PENDING_TEXT[self.table.phase])
         if isinstance(move, Lay):
             return self._check_lay(move)
-        if isinstance(move, Rps) and move.winner == TIE:
-            return IllegalMove("rps-draw", f"both threw {move.throws[0] if move.throws else '?'}: throw again")
+        if isinstance(move, Rps) and move.winner == TIE and move.throws is not None:
+            return IllegalMove("rps-draw", f"both threw {move.throws[0]}: throw again")
         return None
 
     def _check_lay(self, move: Lay) -> IllegalMove | None:
@@ -129,10 +130,7 @@ class Strijders(Game):
         table = self.table
         if isinstance(move, Lay):
             reveal(table, move.a, move.b)
-            if self.variant == "classic":
-                settle(table)
-            else:
-                advanced.begin_effects(table)
+            AFTER_REVEAL[self.variant](table)
         elif isinstance(move, Rps):
             advanced.order_effects(table, move.winner)
         else:
@@ -171,19 +169,18 @@ class Strijders(Game):
 
     def state(self) -> dict[str, Any]:
         table = self.table
-        per_player = _per_player
         return {
             "variant": self.variant,
             "scoring": self.scoring,
             "round": table.round,
             "pending": table.phase if self.status == PLAYING else None,
-            "hands": per_player(lambda p: table.hand_ids(p)),
-            "decks_left": per_player(lambda p: len(table.decks[p])),
+            "hands": _per_player(table.hand_ids),
+            "decks_left": _per_player(lambda p: len(table.decks[p])),
             "field": self._field(),
-            "points": per_player(self.points),
-            "points_piles": per_player(lambda p: table.ids(table.points[p])),
-            "winners_piles": per_player(lambda p: table.ids(table.winners[p])),
-            "discards": per_player(lambda p: table.ids(table.discards[p])),
+            "points": _per_player(self.points),
+            "points_piles": _per_player(lambda p: table.ids(table.points[p])),
+            "winners_piles": _per_player(lambda p: table.ids(table.winners[p])),
+            "discards": _per_player(lambda p: table.ids(table.discards[p])),
             "last_round": self._last_round(),
             "winner": self.winner(),
         }
@@ -212,11 +209,8 @@ class Strijders(Game):
     def cards_accounted(self) -> list[int]:
         return self.table.all_cards()
 
-    def card(self, instance: int) -> CardSpec:
-        return self.table.specs[instance]
 
-
-def _per_player(value: Any) -> dict[str, Any]:
+def _per_player(value: Callable[[int], Any]) -> dict[str, Any]:
     return {p: value(i) for i, p in enumerate(PLAYERS)}
 
 
@@ -225,7 +219,7 @@ def _read_options(options: dict[str, Any]) -> tuple[str, str, int]:
     if unknown:
         raise RecordError(f"unknown option(s) {sorted(unknown)}; Strijders knows {sorted(OPTIONS)}", "options")
     merged = OPTIONS | options
-    choices = {"variant": VARIANTS, "scoring": tuple(SCORINGS)}
+    choices = {"variant": tuple(AFTER_REVEAL), "scoring": tuple(SCORINGS)}
     for key, allowed in choices.items():
         if merged[key] not in allowed:
             raise RecordError(f"must be one of {list(allowed)}, got {merged[key]!r}", f"options.{key}")
