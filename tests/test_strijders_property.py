@@ -12,6 +12,7 @@ import pytest
 from engine.game import FINISHED, PLAYING, IllegalMove
 from engine.match import Match
 from engine.record import Record
+from engine.strijders.bench import bench_catalog, strijders_games
 from engine.strijders.game import Lay, Manual, Rps, Strijders
 
 DATA = Path(__file__).resolve().parent.parent / "datasets" / "strijders"
@@ -91,3 +92,9 @@ def test_random_games_with_random_catalogs_replay_from_their_records() -> None:
         assert replayed.violations == []
         assert replayed.to_json()["score"] == game.score
         assert {k: v for k, v in replayed.to_json().items() if k in game.state()} == game.state()
+
+
+def test_the_benchmark_plays_whole_games() -> None:
+    assert len(bench_catalog()["cards"]) == 24
+    moves = strijders_games(20, 3)
+    assert 20 * 10 <= moves <= 20 * 60 and strijders_games(20, 3) == moves
