@@ -12,6 +12,5 @@ def scoundrel_games(games: int, seed: int) -> int:
     moves = 0
     for i in range(games):
         game = Scoundrel({"seed": seed * 1_000_003 + i}, {})
-        playout(game, rng)
-        moves += 44 - len(game.dungeon) - len(game.room)
+        moves += playout(game, rng)
     return moves

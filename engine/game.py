@@ -52,9 +52,8 @@ class Game(ABC):
         self._stack: list[tuple[Any, Any]] = []
 
     # -- moves --------------------------------------------------------------------------------
-    @classmethod
     @abstractmethod
-    def parse_move(cls, raw: Any) -> Any:
+    def parse_move(self, raw: Any) -> Any:
         """Turn a record's move into the engine's move; raise ValueError naming what is wrong."""
 
     @abstractmethod

@@ -74,8 +74,7 @@ class Scoundrel(Game):
         self._deal()
 
     # -- record boundary ----------------------------------------------------------------------
-    @classmethod
-    def parse_move(cls, raw: Any) -> Move:
+    def parse_move(self, raw: Any) -> Move:
         if not isinstance(raw, str):
             raise ValueError("a Scoundrel move is a string such as 'fight QS weapon'")
         words = raw.split()
@@ -249,13 +248,15 @@ class Scoundrel(Game):
 
 
 def playout(game: Scoundrel, rng: random.Random) -> int:
-    """Play uniformly random legal moves to the end, in place and without history; return the score."""
+    """Play uniformly random legal moves to the end, in place and without history; return the moves played."""
     legal, apply = game.legal_moves, game._apply
+    played = 0
     while True:
         moves = legal()
         if not moves:
-            return game.score  # type: ignore[return-value]
+            return played
         apply(moves[int(rng.random() * len(moves))])
+        played += 1
 
 
 def _game_card(code: str) -> int:

@@ -39,6 +39,6 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     moves = play(args.games, args.seed)
     elapsed = time.perf_counter() - start
-    print(f"{args.game}: {args.games} random games, {moves} cards faced in {elapsed:.3f} s on one core")
-    print(f"{args.games / elapsed:,.0f} games/s, {moves / elapsed:,.0f} cards faced/s")
+    print(f"{args.game}: {args.games} random games, {moves} moves in {elapsed:.3f} s on one core")
+    print(f"{args.games / elapsed:,.0f} games/s, {moves / elapsed:,.0f} moves/s")
     return 0

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.cli import UsageError
+from companion.strijders_catalog import record_base, resolve_catalog
 from engine import Match, RecordError, load_record
 
 
@@ -32,7 +33,7 @@ def read_input(name: str) -> str:
 def run(args: argparse.Namespace) -> int:
     text = read_input(args.file)
     try:
-        match = Match.replay(load_record(text))
+        match = Match.replay(resolve_catalog(load_record(text), record_base(args.file)))
     except RecordError as exc:
         raise UsageError(f"{args.file}: {exc}") from None
     print(json.dumps(match.to_json(), ensure_ascii=False, indent=args.indent))
