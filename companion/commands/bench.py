@@ -13,6 +13,7 @@ from companion.cli import UsageError
 BENCHMARKS: dict[str, str] = {
     "scoundrel": "engine.bench:scoundrel_games",
     "strijders": "engine.strijders.bench:strijders_games",
+    "carcassonne": "engine.carcassonne.playout:bench_games",
 }
 
 
