@@ -12,6 +12,7 @@ from companion.cli import UsageError
 # game -> "module:function" taking (games, seed) and returning the number of moves played.
 BENCHMARKS: dict[str, str] = {
     "scoundrel": "engine.bench:scoundrel_games",
+    "superheld": "engine.superheld.playout:superheld_games",
     "strijders": "engine.strijders.bench:strijders_games",
     "carcassonne": "engine.carcassonne.playout:bench_games",
 }
