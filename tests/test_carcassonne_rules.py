@@ -321,3 +321,33 @@ def test_undo_restores_the_exact_state() -> None:
     for state in reversed(before):
         game.pop()
         assert game.state() == state
+
+
+MONASTERY_GAME = (
+    [["B", "B", "B"], ["A", "B", "B"], ["A", "B"]],
+    [
+        mv("B", 0, 1, 0, "monastery"),
+        mv("A", -1, 0, 270, "monastery"),
+        mv("A", 1, 0, 90, "monastery"),
+        mv("B", -1, 1, 0, "monastery"),
+        mv("B", 1, 1, 0, "monastery"),
+        mv("B", -1, 2, 0, "monastery"),
+        mv("B", 0, 2, 0, "monastery"),
+    ],
+)
+
+
+def test_an_order_can_name_the_final_meeple_scorings() -> None:
+    stacks, moves = MONASTERY_GAME
+    # colour 3's meeple at (-1, 2) first, while colour 2 is lowest: it pays nothing
+    last = mv("B", 1, 2, 0, "monastery", order=[[-1, 2, "monastery"]])
+    out = replay(stacks, [*moves, last])
+    finals = out["scorings"][1:]
+    assert finals[0]["at"] == [-1, 2, "monastery"] and finals[0]["to"] == []
+    assert out["result"] == 5 and len(out["warnings"]) == 1
+
+
+def test_naming_a_meeple_in_the_order_is_refused_when_the_game_goes_on() -> None:
+    stacks, moves = MONASTERY_GAME
+    out = replay(stacks, [*moves[:3], {**moves[3], "order": [[0, 1, "monastery"]]}])
+    assert rules_of(out) == ["bad-order"]

@@ -9,7 +9,7 @@ from its setup: a push then costs nothing and the state never needs copying.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.carcassonne import goals as goal_table
 from engine.carcassonne.board import (
@@ -23,6 +23,7 @@ from engine.carcassonne.board import (
     xy_of,
 )
 from engine.carcassonne.features import FeatureGraph, Plan
+from engine.carcassonne.moves import Move, Ref, format_move, parse_move
 from engine.carcassonne.scoring import (
     FINAL_POINTS_PER_MEEPLE,
     Unit,
@@ -33,26 +34,13 @@ from engine.carcassonne.scoring import (
     order_value,
 )
 from engine.carcassonne.solo import read_options, read_setup, start_scores
-from engine.carcassonne.tiles import DIRECTIONS, ROTATIONS, START_TILE, TILES
+from engine.carcassonne.tiles import DIRECTIONS, START_TILE
 from engine.game import FINISHED, PLAYING, Game, IllegalMove
 
-SPOTS: tuple[str, ...] = (*DIRECTIONS, MONASTERY)
-MOVE_KEYS = ("tile", "x", "y", "rot", "meeple", "order")
 KIND_NAMES = {"C": "city", "R": "road", "F": "field"}
 START_POS = pos_of(0, 0)
 NEW_MEEPLE = -1  # stands for the meeple a move is placing, before it has an id
 END_NO_MEEPLE, END_TILES_OUT = "no-meeple", "tiles-out"
-
-Ref = tuple[int, int, str]  # x, y, spot: a place on a laid tile that names a feature or a meeple
-
-
-class Move(NamedTuple):
-    tile: str
-    x: int
-    y: int
-    rot: int
-    meeple: str | None = None
-    order: tuple[Ref, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,31 +114,10 @@ class Carcassonne(Game):
 
     # -- record boundary ----------------------------------------------------------------------
     def parse_move(self, raw: Any) -> Move:
-        if not isinstance(raw, dict):
-            raise ValueError('a Carcassonne move is an object such as {"tile": "E", "x": 0, "y": -1, "rot": 0}')
-        unknown = sorted(set(raw) - set(MOVE_KEYS))
-        if unknown:
-            raise ValueError(f"unknown field(s) {unknown}; known: {', '.join(MOVE_KEYS)}")
-        missing = [k for k in ("tile", "x", "y", "rot") if k not in raw]
-        if missing:
-            raise ValueError(f"missing field(s) {missing}")
-        letter = raw["tile"]
-        if not isinstance(letter, str) or letter.upper() not in TILES:
-            raise ValueError(f"no Carcassonne tile {letter!r}; letters are A..X")
-        x, y = _whole(raw["x"], "x"), _whole(raw["y"], "y")
-        if raw["rot"] not in ROTATIONS or isinstance(raw["rot"], bool):
-            raise ValueError(f"rot must be one of {list(ROTATIONS)}, got {raw['rot']!r}")
-        meeple = raw.get("meeple")
-        if meeple is not None and meeple not in SPOTS:
-            raise ValueError(f"meeple must be null, an edge N E S W or 'monastery', got {meeple!r}")
-        order = raw.get("order")
-        return Move(letter.upper(), x, y, int(raw["rot"]), meeple, None if order is None else _refs(order))
+        return parse_move(raw)
 
     def format_move(self, move: Move) -> dict[str, Any]:
-        out: dict[str, Any] = {"tile": move.tile, "x": move.x, "y": move.y, "rot": move.rot, "meeple": move.meeple}
-        if move.order is not None:
-            out["order"] = [list(ref) for ref in move.order]
-        return out
+        return format_move(move)
 
     # -- rules --------------------------------------------------------------------------------
     @property
@@ -516,20 +483,3 @@ def _with_id(pending: Pending, new_id: int) -> Pending:
         return pending
     ids = tuple(new_id if m == NEW_MEEPLE else m for m in pending.meeples)
     return Pending(pending.kind, pending.at, pending.tiles, pending.shields, ids, pending.colours, pending.group)
-
-
-def _whole(value: Any, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
-    return value
-
-
-def _refs(raw: Any) -> tuple[Ref, ...]:
-    if not isinstance(raw, list):
-        raise ValueError('order must be a list of [x, y, spot], e.g. [[0, -1, "N"]]')
-    refs = []
-    for i, ref in enumerate(raw):
-        if not (isinstance(ref, list) and len(ref) == 3 and ref[2] in SPOTS):
-            raise ValueError(f"order[{i}] must be [x, y, spot] with spot N E S W or 'monastery', got {ref!r}")
-        refs.append((_whole(ref[0], f"order[{i}] x"), _whole(ref[1], f"order[{i}] y"), ref[2]))
-    return tuple(refs)
