@@ -153,3 +153,13 @@ def test_playout_lays_every_tile_when_meeples_are_plenty() -> None:
         laid.append(playout(game, random.Random(seed)) + len(game.discarded))
         assert game.end in ("tiles-out", "no-meeple")
     assert max(laid) == 71
+
+
+def test_bench_plays_games_and_reports_the_placement_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.carcassonne.playout import bench_games, full_board, placement_calls
+
+    assert bench_games(5, 1) >= 5 * 10  # a random game lays at least ten tiles before meeples run out
+    printed = capsys.readouterr().out
+    assert "ms per random solo game" in printed and "legal-placements call on a 71-tile board" in printed
+    assert len(full_board(3).board.tiles) == 71
+    assert placement_calls(200, 3) < 0.001  # the target: under 1 ms per call
