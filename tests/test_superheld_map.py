@@ -147,3 +147,17 @@ def test_setup_map_in_mm_and_partial_maps_continue_by_moves() -> None:
     assert s.adj[parse("5S")] == {parse("5H")} and s.phase == BUILD
     s = read_state(setup_with(row_layout(), capital="KC"), {})
     assert s.phase == START and s.capital == parse("KC")
+
+
+def test_building_by_moves_gives_the_setup_map_and_listed_placements_are_legal() -> None:
+    from engine.superheld.game import Superheld
+
+    game = Superheld({}, {})
+    for code, col, row in row_layout():
+        listed = game.legal_moves()
+        assert listed and all(game.check(m) is None for m in listed[::53])
+        game.push(game.parse_move({"place": code, "col": col, "row": row}))
+    assert {m.card for m in game.legal_moves()} == {parse(k) for k in ("KS", "KH", "KD", "KC")}
+    game.push(game.parse_move({"capital": "KC"}))
+    assert game.s.adj == read_state(setup_with(row_layout(), capital="KC"), {}).adj
+    assert game.state()["phase"] == "start" and game.state()["forest_hidden"] == 8

@@ -21,8 +21,7 @@ class Superheld(Game):
         # the state a successful `check` computed, reused by the `_apply` that usually follows it
         self._checked: tuple[State, moves.Move, State] | None = None
 
-    @classmethod
-    def parse_move(cls, raw: Any) -> moves.Move:
+    def parse_move(self, raw: Any) -> moves.Move:
         return moves.parse_move(raw)
 
     def format_move(self, move: moves.Move) -> dict[str, Any]:
