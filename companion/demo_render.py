@@ -1,0 +1,358 @@
+"""Renders the demo video: a whole Scoundrel game laid card by card by hands, shot from above.
+
+The game is data (DEMO_DUNGEON, DEMO_MOVES); the engine turns it into table states and hand visits,
+and vision.synth draws the cards, the table and the hands. The video, the game's record and a timeline
+(the frame at which each hand leaves the table, for the latency benchmark) go to datasets/demo/.
+Run `python -m companion.demo_render` to make them again; the output is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engine.match import Match
+from engine.record import Record
+
+DEMO_DIR = Path(__file__).resolve().parents[1] / "datasets" / "demo"
+DEMO_NAME = "scoundrel-demo"
+DEMO_DUNGEON: tuple[str, ...] = (
+    "8C", "4C", "8H", "AS", "8S", "9S", "10D", "7C", "4H", "6H",
+    "6D", "7D", "5S", "3H", "3S", "JS", "4D", "5H", "8D", "5C",
+)
+DEMO_MOVES: tuple[str, ...] = (
+    "run", "equip 10D", "fight 9S weapon", "fight 8S weapon", "equip 6D", "fight 7C weapon", "drink 4H",
+    "equip 7D", "fight 5S weapon", "drink 6H", "equip 4D", "fight 3S weapon", "fight JS weapon", "fight JS bare",
+    "equip 8D", "drink 5H", "fight 5C weapon", "drink 3H", "fight 4C weapon", "fight 8C bare", "drink 8H",
+    "fight AS bare",
+)
+SIZE = (640, 360)
+FPS = 15
+SEED = 8
+LEG_MM_PER_FRAME = 40.0  # hand speed (600 mm/s)
+HOLD_FRAMES = 1  # the hand pauses on each card it takes or lays
+PAUSE_FRAMES = 8  # stillness between two hand visits
+
+CARD_W, CARD_H = 63.0, 88.0
+STEP = CARD_W + 14.0
+DUNGEON_AT = (0.0, 0.0)
+DISCARD_AT = (5 * STEP + 8.0, 0.0)
+WEAPON_AT = (2.0 * STEP, CARD_H + 24.0)
+FAN_MM = 24.0
+EXTENT = (-CARD_W / 2 - 18, -CARD_H / 2 - 18,
+          DISCARD_AT[0] + CARD_W / 2 + 18, WEAPON_AT[1] + 4 * FAN_MM + CARD_H / 2 + 16)
+
+
+def slot_at(k: int) -> tuple[float, float]:
+    return ((k + 1) * STEP, 0.0)
+
+
+def monster_at(k: int) -> tuple[float, float]:
+    return (WEAPON_AT[0] + 3.0 * (k + 1), WEAPON_AT[1] + FAN_MM * (k + 1))
+
+
+@dataclass
+class Table:
+    """The physical table: what lies where (piles as counts, face-up cards as codes)."""
+
+    dungeon: int
+    slots: list[str | None] = field(default_factory=lambda: [None] * 4)
+    weapon: str | None = None
+    monsters: list[str] = field(default_factory=list)
+    discard: int = 0
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.dungeon, tuple(self.slots), self.weapon, tuple(self.monsters), self.discard)
+
+
+Action = Callable[[Table], None]
+
+
+@dataclass
+class Step:
+    at: tuple[float, float]  # table mm where the palm goes
+    act: Action  # what happens to the table when it gets there
+    carried: str | None  # the card shown in the hand afterwards ("back" for a face-down one)
+
+
+@dataclass
+class Visit:
+    steps: list[Step]
+    moves: list[str]  # record moves this visit completes
+
+
+def demo_record() -> Record:
+    return Record("scoundrel", {}, {"dungeon": list(DEMO_DUNGEON)}, list(DEMO_MOVES))
+
+
+# -- from the record to hand visits ------------------------------------------------------------
+def plan(record: Record) -> tuple[Table, list[Visit]]:
+    """The hand visits that play `record` on a table; each deal, move or restoration is one visit."""
+    match = Match(Record(record.game, record.options, record.setup, []))
+    table = Table(dungeon=len(record.setup["dungeon"]))
+    start = Table(**{**table.__dict__, "slots": list(table.slots)})
+    visits: list[Visit] = []
+    visits += _deals(match, table)
+    for raw in record.moves:
+        before = match.game.state()
+        violation = match.play(raw)
+        visits += _move_visits(raw, before, table, violation is not None)
+        visits += _deals(match, table)
+    return start, visits
+
+
+def _deals(match: Match, table: Table) -> list[Visit]:
+    """One visit lays every new room card, top of the dungeon first, into the free places left to right."""
+    steps = []
+    for code in match.game.state()["room"]:
+        if code in table.slots:
+            continue
+        k = table.slots.index(None)
+        table.slots[k] = code
+        steps += [Step(DUNGEON_AT, _take_from_dungeon, "back"), Step(slot_at(k), _put_slot(k, code), None)]
+    return [Visit(steps, [])] if steps else []
+
+
+def _move_visits(raw: str, before: dict[str, Any], table: Table, illegal: bool) -> list[Visit]:
+    words = raw.split()
+    if words[0] == "run":
+        steps = [Step(slot_at(k), _take_slot(k), code) for k, code in enumerate(table.slots) if code]
+        steps.append(Step(DUNGEON_AT, _under_dungeon(len(steps)), None))
+        table.slots = [None] * 4
+        return [Visit(steps, [raw])]
+    code = words[1]
+    k = table.slots.index(code)
+    take = Step(slot_at(k), _take_slot(k), code)
+    if illegal:  # laid on the blunted weapon, then taken back to the room
+        at = monster_at(len(table.monsters))
+        laid = Visit([take, Step(at, _put_monster(code), None)], [raw])
+        back = Visit([Step(at, _take_monster(code), code), Step(slot_at(k), _put_slot(k, code), None)], [])
+        return [laid, back]
+    table.slots[k] = None
+    if words[0] == "equip":
+        steps = []
+        if table.weapon:
+            steps += [Step(WEAPON_AT, _take_weapon_stack, table.weapon),
+                      Step(DISCARD_AT, _discard(1 + len(table.monsters)), None)]
+        table.weapon, table.monsters = code, []
+        return [Visit(steps + [take, Step(WEAPON_AT, _put_weapon(code), None)], [raw])]
+    if words[-1] == "weapon":
+        at = monster_at(len(table.monsters))
+        table.monsters.append(code)
+        return [Visit([take, Step(at, _put_monster(code), None)], [raw])]
+    return [Visit([take, Step(DISCARD_AT, _discard(1), None)], [raw])]
+
+
+def _take_from_dungeon(t: Table) -> None:
+    t.dungeon -= 1
+
+
+def _put_slot(k: int, code: str) -> Action:
+    def act(t: Table) -> None:
+        t.slots[k] = code
+    return act
+
+
+def _take_slot(k: int) -> Action:
+    def act(t: Table) -> None:
+        t.slots[k] = None
+    return act
+
+
+def _under_dungeon(n: int) -> Action:
+    def act(t: Table) -> None:
+        t.dungeon += n
+    return act
+
+
+def _put_monster(code: str) -> Action:
+    def act(t: Table) -> None:
+        t.monsters.append(code)
+    return act
+
+
+def _take_monster(code: str) -> Action:
+    def act(t: Table) -> None:
+        t.monsters.remove(code)
+    return act
+
+
+def _take_weapon_stack(t: Table) -> None:
+    t.weapon, t.monsters = None, []
+
+
+def _put_weapon(code: str) -> Action:
+    def act(t: Table) -> None:
+        t.weapon = code
+    return act
+
+
+def _discard(n: int) -> Action:
+    def act(t: Table) -> None:
+        t.discard += n
+    return act
+
+
+# -- drawing ------------------------------------------------------------------------------------
+class Painter:
+    """A fixed camera over a fixed table: static layers cached, hands and carried cards per frame."""
+
+    def __init__(self, size: tuple[int, int] = SIZE, seed: int = SEED) -> None:
+        from vision.synth.textures import table as table_texture
+
+        self.size = size
+        w, h = size
+        self.hom = _camera(size)
+        rng = np.random.default_rng(seed)
+        self.texture = table_texture(rng, w, h, kind="felt")
+        self.card_px = int(CARD_W * np.sqrt(abs(np.linalg.det(self.hom[:2, :2]))) * 1.4)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        self.light = (0.82 + 0.22 * (1 - ((xx / w - 0.4) ** 2 + (yy / h - 0.3) ** 2)))[:, :, None].clip(0.7, 1.05)
+        self._static: dict[tuple[Any, ...], np.ndarray] = {}
+        self.seed = seed
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), self.hom).reshape(-1, 2)
+
+    def static(self, table: Table) -> np.ndarray:
+        key = table.key()
+        if key not in self._static:
+            if len(self._static) > 8:
+                self._static.clear()
+            self._static[key] = self._draw_static(table)
+        return self._static[key]
+
+    def _draw_static(self, table: Table) -> np.ndarray:
+        scene = self.texture.copy()
+        rng = np.random.default_rng(self.seed)
+        for i in range(min(table.dungeon, 6)):
+            self.paste(scene, "back", (DUNGEON_AT[0] + rng.normal(0, 0.8), DUNGEON_AT[1] - 0.5 * i), rng.normal(0, 2))
+        for k, code in enumerate(table.slots):
+            if code:
+                self.paste(scene, code, slot_at(k), 1.5 * np.sin(k * 2.1))
+        if table.weapon:
+            self.paste(scene, table.weapon, WEAPON_AT, -1.0)
+        for k, code in enumerate(table.monsters):
+            self.paste(scene, code, monster_at(k), 1.2 * np.sin(k * 1.7))
+        for i in range(min(table.discard, 6)):
+            self.paste(scene, "back", (DISCARD_AT[0] + rng.normal(0, 1.2), DISCARD_AT[1] - 0.5 * i), rng.normal(0, 4))
+        return scene
+
+    def paste(self, scene: np.ndarray, code: str, centre: tuple[float, float], angle: float) -> None:
+        from vision.synth.cards import card_alpha
+        from vision.synth.scene import paste_card_mask
+
+        a = np.radians(angle)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+        local = np.array([[-CARD_W / 2, -CARD_H / 2], [CARD_W / 2, -CARD_H / 2], [CARD_W / 2, CARD_H / 2],
+                          [-CARD_W / 2, CARD_H / 2]], np.float32)
+        corners = self.project(local @ rot.T + np.array(centre, np.float32))
+        paste_card_mask(scene, _card_image(code, self.card_px), corners, card_alpha(self.card_px), shadow=0.25)
+
+    def frame(self, table: Table, hand: tuple[float, float] | None, carried: str | None, visit: int) -> np.ndarray:
+        from vision.synth.hands import hand_mask, paint_hand
+
+        scene = self.static(table).copy()
+        if hand is not None:
+            if carried:
+                self.paste(scene, carried, (hand[0], hand[1] - 10.0), 4.0)
+            w, h = self.size
+            ax, ay = self.project(np.array([hand]))[0]
+            # The arm comes in from the bottom edge: draw on a canvas where that edge is the nearest one.
+            mask = hand_mask((2 * h, 3 * w), np.random.default_rng(1000 + visit), (int(ax) + w, int(ay) + h))
+            paint_hand(scene, np.random.default_rng(2000 + visit), np.ascontiguousarray(mask[h:, w:2 * w]))
+        return (scene.astype(np.float32) * self.light).clip(0, 255).astype(np.uint8)
+
+
+@cache
+def _card_image(code: str, width: int) -> np.ndarray:
+    from vision.synth.cards import render_back, render_face
+
+    return render_back(0, width) if code == "back" else render_face(code, 0, width)
+
+
+def _camera(size: tuple[int, int]) -> np.ndarray:
+    """Table mm -> image: the play area fitted to the frame, its far edge 7% narrower (a slight tilt)."""
+    w, h = size
+    x0, y0, x1, y1 = EXTENT
+    scale = min((w - 40) / (x1 - x0), (h - 20) / (y1 - y0))
+    cw, ch = (x1 - x0) * scale, (y1 - y0) * scale
+    left, top = (w - cw) / 2, (h - ch) / 2
+    squeeze = 0.07 * cw / 2
+    src = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    dst = np.float32([[left + squeeze, top], [left + cw - squeeze, top], [left + cw, top + ch], [left, top + ch]])
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+# -- the video ------------------------------------------------------------------------------------
+def frames(record: Record, painter: Painter) -> Any:
+    """Yield (frame, event) pairs; event is None or ('leave', visit index) on the first hand-free frame."""
+    table, visits = plan(record)
+    still = painter.frame(table, None, None, 0)
+    for _ in range(PAUSE_FRAMES):
+        yield still, None
+    for v, visit in enumerate(visits):
+        pos = (visit.steps[0].at[0], EXTENT[3] + 30.0)
+        carried: str | None = None
+        for step in visit.steps:
+            for p in _path(pos, step.at):
+                yield painter.frame(table, p, carried, v), None
+            for _ in range(HOLD_FRAMES):
+                yield painter.frame(table, step.at, carried, v), None
+            step.act(table)
+            carried = step.carried
+            pos = step.at
+        for p in _path(pos, (pos[0] + 20.0, EXTENT[3] + 70.0)):
+            yield painter.frame(table, p, None, v), None
+        still = painter.frame(table, None, None, v)
+        yield still, ("leave", v)
+        for _ in range(PAUSE_FRAMES - 1):
+            yield still, None
+
+
+def _path(a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
+    n = max(3, int(np.hypot(b[0] - a[0], b[1] - a[1]) / LEG_MM_PER_FRAME))
+    out = []
+    for i in range(1, n + 1):
+        t = i / n
+        s = t * t * (3 - 2 * t)  # ease in and out
+        out.append((a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s))
+    return out
+
+
+def render(out_dir: Path = DEMO_DIR, name: str = DEMO_NAME, size: tuple[int, int] = SIZE,
+           limit: int | None = None) -> Path:
+    """Write `<name>.mp4`, `<name>.record.json`, `<name>.timeline.json` and `<name>.demo.json`."""
+    record = demo_record()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    video = out_dir / f"{name}.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
+    _, visits = plan(record)
+    leaves = []
+    n = 0
+    for n, (image, event) in enumerate(frames(record, Painter(size))):
+        if limit is not None and n >= limit:
+            break
+        writer.write(image)
+        if event is not None:
+            leaves.append({"frame": n, "moves": visits[event[1]].moves})
+    writer.release()
+    (out_dir / f"{name}.record.json").write_text(record.dumps() + "\n", encoding="utf-8")
+    timeline = {"fps": FPS, "frames": n + 1, "size": list(size), "leaves": leaves}
+    (out_dir / f"{name}.timeline.json").write_text(json.dumps(timeline, indent=1) + "\n", encoding="utf-8")
+    deck = sorted(record.setup["dungeon"])
+    config = {"video": video.name, "game": record.game, "options": record.options, "setup": {"deck": deck},
+              "record": f"{name}.record.json", "timeline": f"{name}.timeline.json"}
+    (out_dir / f"{name}.demo.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    return video
+
+
+if __name__ == "__main__":
+    print(render())

@@ -1,0 +1,106 @@
+"""The referee: which move (or short sequence) explains what the camera now sees.
+
+The search runs the engine itself: every legal sequence up to `max_depth` moves is pushed and popped on
+the live game, and the table model says whether the state it reaches looks like the observation. When
+no legal sequence does, a single illegal move that would produce the table names the violation; when
+nothing does, the observation is a probable misread and the player decides.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.live_game import LiveGame
+from engine.game import PLAYING, Game
+
+SUGGESTIONS = 4
+
+
+@dataclass
+class Verdict:
+    kind: str  # same | moves | violation | ambiguous | misread
+    moves: list[str] = field(default_factory=list)
+    reveals: list[tuple[str, str]] = field(default_factory=list)
+    options: list[dict[str, Any]] = field(default_factory=list)  # ambiguous alternatives or misread guesses
+    rule: str = ""
+    message: str = ""
+
+
+def explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int = 2) -> Verdict:
+    table, game = live.table, live.match.game
+    assert table is not None
+    for depth in range(max_depth + 1):
+        found = [{"moves": moves, "reveals": reveals} for moves, reveals in _fits(game, table, view, confirmed, depth)]
+        if len(found) == 1:
+            only = found[0]
+            return Verdict("moves" if depth else "same", only["moves"], only["reveals"])
+        if found:
+            return Verdict("ambiguous", options=found, message=f"{len(found)} move sequences explain the table")
+    violation = _violation(game, table, view, confirmed)
+    if violation is not None:
+        return violation
+    return Verdict("misread", options=_guesses(game, table, view), message="no move explains what the camera sees")
+
+
+def _fits(game: Game, table: Any, view: Any, confirmed: frozenset[str], depth: int) -> list[tuple[list[str], Any]]:
+    out = []
+    for moves in _sequences(game, table, depth):
+        still = confirmed
+        for raw in moves:
+            still = table.after_move(still, raw)
+        reveals = table.fit(game, view, still)
+        if reveals is not None:
+            out.append((moves, reveals))
+    return out
+
+
+def _sequences(game: Game, table: Any, depth: int) -> Iterator[list[str]]:
+    """Each legal sequence of `depth` moves of seen cards, with the game in the state after it while yielded."""
+    if depth == 0:
+        yield []
+        return
+    if game.status != PLAYING:
+        return
+    for move in game.legal_moves():
+        raw = game.format_move(move)
+        if not _uses_seen_cards(table, raw):
+            continue
+        game.push(move)
+        try:
+            for rest in _sequences(game, table, depth - 1):
+                yield [raw, *rest]
+        finally:
+            game.pop()
+
+
+def _uses_seen_cards(table: Any, raw: Any) -> bool:
+    """A card must have been seen before it can be faced: an unseen card leaves no evidence."""
+    words = raw.split() if isinstance(raw, str) else []
+    return len(words) < 2 or words[1] in table.seen
+
+
+def _violation(game: Game, table: Any, view: Any, confirmed: frozenset[str]) -> Verdict | None:
+    if game.status != PLAYING:
+        return None
+    for raw in table.wellformed_moves(game):
+        move = game.parse_move(raw)
+        problem = game.check(move)
+        if problem is None:
+            continue
+        ghost = copy.deepcopy(game)
+        ghost._apply(move)  # what the table would look like had the rules allowed it
+        if table.fit(ghost, view, table.after_move(confirmed, raw)) is not None:
+            return Verdict("violation", [raw], rule=problem.rule, message=problem.message)
+    return None
+
+
+def _guesses(game: Game, table: Any, view: Any) -> list[dict[str, Any]]:
+    """The legal single moves whose table is closest to the observation, for the player to confirm."""
+    scored = []
+    for moves in _sequences(game, table, 1):
+        scored.append((table.distance(game, view), moves))
+    scored.sort(key=lambda item: item[0])
+    return [{"moves": moves, "reveals": [], "distance": d} for d, moves in scored[:SUGGESTIONS]]

@@ -1,0 +1,20 @@
+"""What the camera sees of each game's table, per game; games without one are played by hand on the dashboard."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# game name -> "module:class" of its table model; data, not branches.
+TABLES: dict[str, str] = {
+    "scoundrel": "companion.tables.scoundrel:ScoundrelTable",
+}
+
+
+def table_model(game: str, setup: dict[str, Any]) -> Any | None:
+    """The table model for a new game, or None when the camera cannot referee this game yet."""
+    target = TABLES.get(game)
+    if target is None:
+        return None
+    module_name, _, class_name = target.partition(":")
+    return getattr(importlib.import_module(module_name), class_name)(setup)

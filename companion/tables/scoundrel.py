@@ -1,0 +1,190 @@
+"""A Scoundrel table as the camera sees it, and the dungeon order that stays hidden until cards are dealt.
+
+The dungeon is a face-down pile, so the companion cannot know its order at the start. It keeps a full
+order anyway: the cards seen so far at the places they were dealt from, the unseen ones in a fixed
+order. When the camera first sees a card, it swaps places with the unseen card the engine dealt there.
+Unseen cards never decided a move, so the swap changes no past move; once every card has been seen, the
+order is the true one and the exported record equals the game on the table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import CardError, parse_card
+from engine.game import Game, RecordError
+from engine.scoundrel import DECK, card_code, deal, is_scoundrel_card
+
+UNREAD = "?"  # a card the recogniser saw but could not name
+ROOM_SIZE = 4
+FULL_DECK: tuple[str, ...] = tuple(card_code(c) for c in DECK)
+VERBS: tuple[str, ...] = ("equip {}", "drink {}", "fight {} bare", "fight {} weapon")
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One stable look at the table: room left to right, the weapon, the monsters fanned on it."""
+
+    room: tuple[str, ...]
+    weapon: str | None
+    monsters: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"room": list(self.room), "weapon": self.weapon, "weapon_monsters": list(self.monsters)}
+
+    def cards(self) -> list[str]:
+        return [*self.room, *([self.weapon] if self.weapon else []), *self.monsters]
+
+
+def _code(value: Any, where: str) -> str:
+    if value is None or value == UNREAD:
+        return UNREAD
+    try:
+        return parse_card(value).code
+    except CardError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def parse_view(obs: Any) -> View:
+    """Read a recogniser's Scoundrel zone dict; piles (dungeon, discard) are face down and not compared."""
+    if not isinstance(obs, dict):
+        raise ValueError("an observation must be a JSON object")
+    room, monsters = obs.get("room", []), obs.get("weapon_monsters", [])
+    if not isinstance(room, list) or not isinstance(monsters, list):
+        raise ValueError("room and weapon_monsters must be lists of card codes")
+    weapon = obs.get("weapon")
+    return View(
+        tuple(_code(c, f"room[{i}]") for i, c in enumerate(room)),
+        None if weapon is None else _code(weapon, "weapon"),
+        tuple(_code(c, f"weapon_monsters[{i}]") for i, c in enumerate(monsters)),
+    )
+
+
+class ScoundrelTable:
+    """The hidden dungeon order of one live game, and how a game state looks on the table."""
+
+    def __init__(self, setup: dict[str, Any]) -> None:
+        self._fixed_setup: dict[str, Any] | None = None
+        if set(setup) == {"deck"}:
+            self.order = _read_deck(setup["deck"])
+            self.seen: set[str] = set()
+        else:  # a known order (dungeon or seed): nothing is hidden; the engine validates it
+            self._fixed_setup = dict(setup)
+            self.order = _known_order(setup)
+            self.seen = set(self.order)
+
+    # -- the record ---------------------------------------------------------------------------
+    def record_setup(self) -> dict[str, Any]:
+        return dict(self._fixed_setup) if self._fixed_setup is not None else {"dungeon": list(self.order)}
+
+    def reveal(self, card: str, slot: str) -> None:
+        """`card` was seen where the engine dealt the unseen `slot`: swap their places in the order."""
+        if card in self.seen or card not in self.order:
+            raise ValueError(f"{card} is not an unseen card of this dungeon")
+        if slot in self.seen or slot not in self.order:
+            raise ValueError(f"{slot} is not an unseen place of this dungeon")
+        i, j = self.order.index(card), self.order.index(slot)
+        self.order[i], self.order[j] = slot, card
+        self.seen.add(card)
+
+    # -- what the camera should see ------------------------------------------------------------
+    parse_view = staticmethod(parse_view)
+
+    def expected(self, game: Game) -> dict[str, Any]:
+        """The table the state implies; unseen cards in the room show as '?'."""
+        state = game.state()
+        return {"room": [c if c in self.seen else UNREAD for c in state["room"]],
+                "weapon": state["weapon"], "weapon_monsters": state["weapon_monsters"]}
+
+    def fit(self, game: Game, view: View, confirmed: frozenset[str]) -> list[tuple[str, str]] | None:
+        """The reveals that make `view` the table of `game`'s state, or None when it is another table.
+
+        A room card the engine dealt may still be missing (the player has not laid it yet) unless it
+        was already seen lying there; a new card takes the first unseen place, left to right.
+        """
+        state = game.state()
+        if state["weapon"] != view.weapon or Counter(state["weapon_monsters"]) != Counter(view.monsters):
+            return None
+        if UNREAD in view.room or len(set(view.room)) != len(view.room):
+            return None
+        extras = list(view.room)
+        unseen_slots = []
+        for code in state["room"]:
+            if code not in self.seen:
+                unseen_slots.append(code)
+            elif code in extras:
+                extras.remove(code)
+            elif code in confirmed:
+                return None  # a card that lay in the room is gone without a move
+        if len(extras) > len(unseen_slots) or any(c in self.seen or c not in self.order for c in extras):
+            return None
+        return self._pairs(extras, unseen_slots)
+
+    def _pairs(self, cards: list[str], slots: list[str]) -> list[tuple[str, str]]:
+        """Reveals to apply one after another: each names the card that holds the place at that moment."""
+        order = self.order[:]
+        places = [order.index(slot) for slot in slots]
+        pairs = []
+        for card, place in zip(cards, places, strict=False):
+            pairs.append((card, order[place]))
+            i = order.index(card)
+            order[i], order[place] = order[place], card
+        return pairs
+
+    def distance(self, game: Game, view: View) -> int:
+        """How many cards differ between the state's table and `view` (to rank suggestions)."""
+        want = Counter(c for c in self.expected(game)["room"] if c != UNREAD)
+        state = game.state()
+        want.update(state["weapon_monsters"] + ([state["weapon"]] if state["weapon"] else []))
+        got = Counter(c for c in view.cards() if c != UNREAD)
+        return sum((want - got).values()) + sum((got - want).values())
+
+    def after_move(self, confirmed: frozenset[str], raw: str) -> frozenset[str]:
+        """The room cards still known to lie in the room after `raw` (a run sends them all under the dungeon)."""
+        words = raw.split()
+        return frozenset() if words[0] == "run" else confirmed - {words[1]}
+
+    def confirmed(self, view: View) -> frozenset[str]:
+        return frozenset(c for c in view.room if c != UNREAD)
+
+    def wellformed_moves(self, game: Game) -> list[str]:
+        """Every move the player could make with the seen room cards, legal or not (to name violations)."""
+        room = [c for c in game.state()["room"] if c in self.seen]
+        return ["run"] + [verb.format(code) for code in room for verb in VERBS]
+
+    def choices(self) -> list[str]:
+        """Card identities the player may pick when correcting a misread."""
+        return list(FULL_DECK)
+
+
+def _read_deck(deck: Any) -> list[str]:
+    if deck == "full":
+        return list(FULL_DECK)
+    if not isinstance(deck, list) or not deck:
+        raise RecordError("must be 'full' or a non-empty list of card codes", "setup.deck")
+    codes: list[str] = []
+    for i, raw in enumerate(deck):
+        try:
+            card = parse_card(raw)
+        except CardError as exc:
+            raise RecordError(str(exc), f"setup.deck[{i}]") from None
+        if not is_scoundrel_card(card):
+            raise RecordError(f"{card.code} is not a Scoundrel card", f"setup.deck[{i}]")
+        if card.code in codes:
+            raise RecordError(f"duplicate card {card.code}", f"setup.deck[{i}]")
+        codes.append(card.code)
+    return sorted(codes, key=FULL_DECK.index)
+
+
+def _known_order(setup: dict[str, Any]) -> list[str]:
+    if "seed" in setup and isinstance(setup["seed"], int):
+        return [card_code(c) for c in deal(setup["seed"])]
+    dungeon = setup.get("dungeon")
+    if isinstance(dungeon, list):
+        try:
+            return [parse_card(c).code for c in dungeon]
+        except CardError:
+            return []  # the engine names the bad card when the game is built
+    return []

@@ -1,0 +1,12 @@
+"""The dashboard page itself."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("index.html")

@@ -1,0 +1,194 @@
+// The dashboard: renders the session snapshot pushed over Server-Sent Events and sends the player's actions.
+"use strict";
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const withToken = (url) => token ? `${url}${url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}` : url;
+const $ = (id) => document.getElementById(id);
+let snap = null;
+let lastSpoken = null;
+let correcting = null;
+let corners = null;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+async function post(path, body = {}) {
+  $("action-error").textContent = "";
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers["X-Companion-Token"] = token;
+  const resp = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) $("action-error").textContent = data.error || `error ${resp.status}`;
+  return data;
+}
+
+function isRed(code) { return /[HD]$/.test(code || ""); }
+
+function cardChip(code, extra = "", onclick = null) {
+  const cls = `card ${isRed(code) ? "red" : ""} ${code === "?" ? "unseen" : ""} ${extra}`;
+  const node = el(onclick ? "button" : "span", { class: cls, type: "button" }, code === "?" ? "?" : code);
+  if (onclick) node.addEventListener("click", onclick);
+  return node;
+}
+
+function zoneCards(target, view, other, clickable) {
+  target.replaceChildren();
+  if (!view) return;
+  for (const zone of ["room", "weapon", "weapon_monsters"]) {
+    const list = zone === "weapon" ? (view.weapon ? [view.weapon] : []) : (view[zone] || []);
+    target.append(el("span", { class: "zone" }, zone.replace("_", " ")));
+    list.forEach((code, index) => {
+      const otherList = other ? (zone === "weapon" ? [other.weapon] : other[zone] || []) : null;
+      const wrong = otherList && !otherList.includes(code) ? "wrong" : "";
+      const click = clickable ? () => startCorrect(zone, index, code) : null;
+      target.append(cardChip(code, wrong, click));
+    });
+  }
+}
+
+function startCorrect(zone, index, code) {
+  correcting = { zone, index };
+  $("correct-card").textContent = `${code} (${zone.replace("_", " ")} ${index + 1})`;
+  $("correct-box").hidden = false;
+}
+
+function renderFields(state) {
+  const dl = $("fields");
+  dl.replaceChildren();
+  const skip = new Set(["game", "violations", "warnings", "source"]);
+  for (const [k, v] of Object.entries(state)) {
+    if (skip.has(k)) continue;
+    const text = v === null ? "-" : (typeof v === "object" ? JSON.stringify(v) : String(v));
+    dl.append(el("dt", {}, k.replaceAll("_", " ")), el("dd", { id: `field-${k}` }, text));
+  }
+  const viol = $("violations");
+  viol.replaceChildren(...(state.violations || []).slice(-3).map((v) => el("p", {}, `move ${v.move + 1}: ${v.message}`)));
+}
+
+function headline(state) {
+  if (state.life !== undefined) return `life ${state.life}`;
+  if (state.coins !== undefined) return `coins ${state.coins}`;
+  if (state.scores !== undefined) return `scores ${JSON.stringify(state.scores)}`;
+  return state.status || "";
+}
+
+function render(s) {
+  snap = s;
+  const st = s.state;
+  $("game-name").textContent = s.game || "no game";
+  $("status").textContent = st ? st.status : "-";
+  $("status").className = `badge ${st && st.status === "won" ? "won" : ""} ${st && st.status === "lost" ? "lost-game" : ""}`;
+  const src = s.source || {};
+  $("source").textContent = `camera: ${src.state || "-"}${src.fps ? ` ${src.fps} fps` : ""}${src.message ? ` (${src.message})` : ""}`;
+  $("source").className = `badge ${src.state === "live" ? "live" : ""} ${src.state === "lost" ? "lost" : ""}`;
+  $("headline").textContent = st ? headline(st) : "start a new game below";
+  if (st) renderFields(st); else $("fields").replaceChildren();
+  renderPending(s);
+  renderMoves(s);
+  renderLog(s.log || []);
+  renderGames(s.games || []);
+  speak(s.announcements || []);
+}
+
+function renderPending(s) {
+  const p = s.pending;
+  $("pending-panel").hidden = !p;
+  if (!p) { correcting = null; $("correct-box").hidden = true; return; }
+  $("pending-title").textContent = p.kind === "misread" ? "Probable misread: check the table" : "Which move was it?";
+  $("pending-message").textContent = p.message || "";
+  zoneCards($("seen"), p.seen, p.expected, true);
+  zoneCards($("expected"), p.expected, null, false);
+  const options = $("options");
+  options.replaceChildren();
+  (p.options || []).forEach((o, i) => {
+    options.append(el("button", { type: "button", class: "confirm", onclick: () => post("/api/confirm", { option: i }) },
+      `confirm: ${o.moves.join(", ")}`));
+  });
+  const select = $("correct-code");
+  const choices = (s.table && s.table.choices) || [];
+  if (select.options.length !== choices.length) select.replaceChildren(...choices.map((c) => el("option", { value: c }, c)));
+}
+
+function renderMoves(s) {
+  const legal = $("legal");
+  legal.replaceChildren(...(s.legal_moves || []).map((m) =>
+    el("button", { type: "button", class: "legal", onclick: () => post("/api/move", { move: m }) },
+      typeof m === "string" ? m : JSON.stringify(m))));
+}
+
+function renderLog(entries) {
+  const log = $("log");
+  log.replaceChildren(...entries.slice().reverse().map((e) =>
+    el("li", { class: e.violation ? "violation" : "", "data-kind": e.kind }, e.text)));
+}
+
+function renderGames(games) {
+  const select = $("new-game");
+  if (select.options.length === games.length) return;
+  select.replaceChildren(...games.map((g) => el("option", { value: g }, g)));
+}
+
+function speak(announcements) {
+  if (!announcements.length) return;
+  const newest = announcements[announcements.length - 1].id;
+  if (lastSpoken === null) { lastSpoken = newest; return; }  // do not read out the past on page load
+  const fresh = announcements.filter((a) => a.id > lastSpoken);
+  lastSpoken = Math.max(lastSpoken, newest);
+  if (!$("speak").checked || !("speechSynthesis" in window)) return;
+  for (const a of fresh) speechSynthesis.speak(new SpeechSynthesisUtterance(a.text));
+}
+
+function connect() {
+  const source = new EventSource(withToken("/api/events"));
+  source.addEventListener("state", (ev) => render(JSON.parse(ev.data)));
+  source.onerror = () => { $("source").textContent = "camera: dashboard reconnecting"; };
+}
+
+$("undo").addEventListener("click", () => post("/api/undo"));
+$("dismiss").addEventListener("click", () => post("/api/dismiss"));
+$("correct-send").addEventListener("click", () => {
+  if (!correcting) return;
+  post("/api/correct", { zone: correcting.zone, index: correcting.index, code: $("correct-code").value });
+  $("correct-box").hidden = true;
+});
+$("move-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = $("move-text").value.trim();
+  if (!text) return;
+  let move = text;
+  if (text.startsWith("{") || text.startsWith("[")) { try { move = JSON.parse(text); } catch (e) { /* send as text */ } }
+  post("/api/move", { move }).then(() => { $("move-text").value = ""; });
+});
+$("new-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  let options, setup;
+  try { options = JSON.parse($("new-options").value || "{}"); setup = JSON.parse($("new-setup").value || "{}"); }
+  catch (e) { $("action-error").textContent = `options and setup must be JSON: ${e.message}`; return; }
+  post("/api/new-game", { game: $("new-game").value, options, setup });
+});
+$("new-game").addEventListener("change", () => {
+  $("new-setup").value = $("new-game").value === "scoundrel" ? '{"deck": "full"}' : "{}";
+});
+$("speak").checked = localStorage.getItem("speak") === "1";
+$("speak").addEventListener("change", () => localStorage.setItem("speak", $("speak").checked ? "1" : "0"));
+$("calibrate").addEventListener("click", () => { corners = []; $("calib-hint").textContent = "click corner 1 of 4"; });
+$("calibrate-clear").addEventListener("click", () => post("/api/calibration", { corners: null }));
+$("live").addEventListener("click", (ev) => {
+  if (corners === null) return;
+  const r = ev.target.getBoundingClientRect();
+  corners.push([Math.min(1, Math.max(0, (ev.clientX - r.left) / r.width)), Math.min(1, Math.max(0, (ev.clientY - r.top) / r.height))]);
+  if (corners.length < 4) { $("calib-hint").textContent = `click corner ${corners.length + 1} of 4`; return; }
+  post("/api/calibration", { corners });
+  corners = null;
+  $("calib-hint").textContent = "";
+});
+if (token) $("live").src = withToken($("live").getAttribute("src"));
+connect();

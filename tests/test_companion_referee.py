@@ -1,0 +1,182 @@
+"""The referee on table views: whole games seen visit by visit must give back their records exactly."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.demo_render import Table, demo_record, plan
+from companion.session import ActionError, Session
+from companion.store import Store
+from engine.match import Match
+from engine.record import Record
+from engine.scoundrel import DECK, card_code
+
+
+def view(table: Table) -> dict[str, Any]:
+    """What a perfect recogniser reports for a physical table: room left to right, weapon, fanned monsters."""
+    return {"room": [c for c in table.slots if c], "weapon": table.weapon, "weapon_monsters": list(table.monsters),
+            "dungeon": table.dungeon > 0, "discard": table.discard > 0}
+
+
+def views_of(record: Record) -> list[dict[str, Any]]:
+    table, visits = plan(record)
+    out = []
+    for visit in visits:
+        for step in visit.steps:
+            step.act(table)
+        out.append(view(table))
+    return out
+
+
+def new_session(tmp_path: Path, deck: list[str], options: dict[str, Any] | None = None) -> Session:
+    session = Session(Store(tmp_path / "companion.db"))
+    session.new_game("scoundrel", options or {}, {"deck": sorted(deck)})
+    return session
+
+
+def random_record(seed: int, size: int) -> Record:
+    """A random game on a random dungeon, with now and then a fight on a blunted weapon (a violation)."""
+    rng = random.Random(seed)
+    dungeon = [card_code(c) for c in rng.sample(DECK, size)]
+    match = Match(Record("scoundrel", {}, {"dungeon": dungeon}, []))
+    while match.game.status == "playing":
+        state = match.game.state()
+        blunted = [f"fight {c} weapon" for c in state["room"] if c[-1] in "SC" and state["weapon"]
+                   and f"fight {c} weapon" not in match.legal_moves()]
+        if blunted and rng.random() < 0.3:
+            match.play(rng.choice(blunted))
+        match.play(rng.choice(match.legal_moves()))
+    return match.record
+
+
+def test_demo_game_seen_visit_by_visit_gives_back_its_record(tmp_path: Path) -> None:
+    truth = demo_record()
+    session = new_session(tmp_path, truth.setup["dungeon"])
+    verdicts = [session.observe(v) for v in views_of(truth)]
+    assert session.record() == truth.to_json()
+    assert verdicts.count("violation") == 1 and "misread" not in verdicts and "ambiguous" not in verdicts
+    state = session.api_state()
+    assert state["status"] == "won" and state["score"] == 3
+    assert [v["rule"] for v in state["violations"]] == ["weapon-blunted"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_games_are_refereed_exactly(tmp_path: Path, seed: int) -> None:
+    truth = random_record(seed, size=random.Random(seed).randint(8, 30))
+    session = new_session(tmp_path, truth.setup["dungeon"])
+    for v in views_of(truth):
+        assert session.observe(v) not in ("misread", "ambiguous"), v
+    assert session.record()["moves"] == truth.moves
+    assert session.api_state() | {"source": None} == Match.replay(truth).to_json() | {"source": None}
+    if session.api_state()["status"] == "won":  # every card was seen: the hidden order is known entirely
+        assert session.record() == truth.to_json()
+
+
+def test_first_room_binds_cards_to_the_dungeon_order_as_they_are_laid(tmp_path: Path) -> None:
+    session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
+    assert session.observe({"room": ["7H"]}) == "same"
+    assert session.observe({"room": ["7H", "QC"]}) == "same"
+    assert session.record()["setup"]["dungeon"][:2] == ["7H", "QC"]
+    assert session.snapshot()["table"]["expected"]["room"] == ["7H", "QC", "?", "?"]
+
+
+def test_a_card_the_game_cannot_hold_is_a_probable_misread_shown_with_what_was_expected(tmp_path: Path) -> None:
+    session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
+    session.observe({"room": ["5D", "8S", "7H", "QC"]})
+    assert session.observe({"room": ["5D", "8S", "7H", "KS"]}) == "misread"  # QC read as KS
+    pending = session.state.pending
+    assert pending is not None and pending["seen"]["room"] == ["5D", "8S", "7H", "KS"]
+    assert pending["expected"]["room"] == ["5D", "8S", "7H", "QC"]
+    assert session.record()["moves"] == []  # nothing changed silently
+    session.dismiss()
+    assert session.state.pending is None
+
+
+def test_the_player_confirms_the_closest_legal_move(tmp_path: Path) -> None:
+    session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
+    session.observe({"room": ["5D", "8S", "7H", "QC"]})
+    assert session.observe({"room": ["8S", "7H", "QC"], "weapon": "6D"}) == "misread"  # 5D read as 6D
+    choices = [o["moves"] for o in session.state.pending["options"]]
+    assert choices[0] == ["equip 5D"]
+    session.confirm(0)
+    assert session.record()["moves"] == ["equip 5D"] and session.state.pending is None
+    assert session.observe({"room": ["8S", "7H", "QC"], "weapon": "5D"}) == "same"
+
+
+def test_a_potion_laid_as_a_weapon_is_a_wrong_action_violation(tmp_path: Path) -> None:
+    session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
+    session.observe({"room": ["5D", "8S", "7H", "QC"]})
+    assert session.observe({"room": ["5D", "8S", "QC"], "weapon": "7H"}) == "violation"
+    assert session.api_state()["violations"][0]["rule"] == "wrong-action"
+    assert session.api_state()["weapon"] is None
+
+
+def test_correcting_a_misread_card_referees_the_corrected_view(tmp_path: Path) -> None:
+    session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
+    session.observe({"room": ["5D", "8S", "7H", "QC"]})
+    assert session.observe({"room": ["8S", "7H", "QC"], "weapon": "6D"}) == "misread"  # 5D read as 6D
+    assert session.correct("weapon", 0, "5D") == "moves"
+    assert session.record()["moves"] == ["equip 5D"]
+    assert session.api_state()["weapon"] == "5D"
+
+
+def test_unreadable_card_is_a_misread_and_bad_corrections_are_refused(tmp_path: Path) -> None:
+    session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
+    session.observe({"room": ["5D", "8S", "7H", "QC"]})
+    assert session.observe({"room": ["5D", "?", "7H", "QC"]}) == "misread"
+    with pytest.raises(ActionError, match="out of range"):
+        session.correct("room", 7, "8S")
+    with pytest.raises(ActionError, match="not a card code"):
+        session.correct("room", 1, "ZZ")
+    assert session.correct("room", 1, "8S") == "same"
+    assert session.state.pending is None
+
+
+def test_violation_is_named_once_and_cleared_when_the_card_goes_back(tmp_path: Path) -> None:
+    session = new_session(tmp_path, ["5D", "3S", "7H", "QC", "9H"])
+    session.observe({"room": ["5D", "3S", "7H", "QC"]})
+    session.observe({"room": ["3S", "7H", "QC"], "weapon": "5D"})
+    session.observe({"room": ["7H", "QC"], "weapon": "5D", "weapon_monsters": ["3S"]})
+    bad = {"room": ["7H"], "weapon": "5D", "weapon_monsters": ["3S", "QC"]}
+    assert session.observe(bad) == "violation"
+    assert session.observe(bad) == "violation-standing"
+    assert session.api_state()["violations"][0]["rule"] == "weapon-blunted"
+    assert any("weapon is blunted" in a["text"] for a in session.snapshot()["announcements"])
+    assert session.observe({"room": ["7H", "QC"], "weapon": "5D", "weapon_monsters": ["3S"]}) == "same"
+    assert session.state.violation_view is None
+    assert session.observe({"room": ["7H"], "weapon": "5D", "weapon_monsters": ["3S"]}) == "moves"
+    assert session.record()["moves"] == ["equip 5D", "fight 3S weapon", "fight QC weapon", "fight QC bare"]
+
+
+def test_two_moves_between_two_views_are_found_and_an_ambiguous_order_is_asked(tmp_path: Path) -> None:
+    session = new_session(tmp_path, ["5D", "3S", "7H", "QC", "9H"])
+    session.observe({"room": ["5D", "3S", "7H", "QC"]})
+    assert session.observe({"room": ["3S", "QC"], "weapon": "5D"}) == "ambiguous"  # equip+drink in either order
+    options = session.state.pending["options"]
+    assert sorted(tuple(o["moves"]) for o in options) == [("drink 7H", "equip 5D"), ("equip 5D", "drink 7H")]
+    session.confirm(0)
+    assert session.record()["moves"] == options[0]["moves"]
+
+
+def test_undo_takes_back_the_last_move_and_resume_restores_everything(tmp_path: Path) -> None:
+    truth = demo_record()
+    session = new_session(tmp_path, truth.setup["dungeon"])
+    views = views_of(truth)
+    for v in views[:12]:
+        session.observe(v)
+    before = session.record()
+    undone = session.undo()
+    assert session.record()["moves"] == before["moves"][:-1] and undone == before["moves"][-1]
+    with pytest.raises(ActionError):
+        session.confirm(0)
+    resumed = Session(Store(tmp_path / "companion.db"))
+    assert resumed.resume()
+    assert resumed.record() == session.record()
+    assert resumed.api_state() == session.api_state()
+    assert resumed.state.confirmed == session.state.confirmed
+    assert [e["text"] for e in resumed.log] == [e["text"] for e in session.log]
+    assert resumed.record_of(session.state.game_id) == session.record()
