@@ -90,13 +90,14 @@ def _shrinks(m: np.ndarray) -> bool:
 
 
 def camera(extent_mm: tuple[float, float, float, float], size: tuple[int, int], rng: np.random.Generator,
-           max_tilt: float = 0.45, fill: tuple[float, float] = (0.6, 0.95)) -> np.ndarray:
-    """A table-mm -> image homography: the extent fitted into the image, rotated, and keystoned for tilt."""
+           max_tilt: float = 0.45, fill: tuple[float, float] = (0.6, 0.95), max_turn: float = 180.0) -> np.ndarray:
+    """A table-mm -> image homography: the extent fitted into the image, turned by up to `max_turn` degrees,
+    and keystoned for tilt."""
     w, h = size
     ex0, ey0, ex1, ey1 = extent_mm
     rect = np.array([[ex0, ey0], [ex1, ey0], [ex1, ey1], [ex0, ey1]], np.float32)
     centre = rect.mean(axis=0)
-    theta = rng.uniform(-np.pi, np.pi)
+    theta = np.radians(rng.uniform(-max_turn, max_turn))
     rot = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]], np.float32)
     pts = (rect - centre) @ rot.T
     tilt = rng.uniform(0, max_tilt)  # far edge shrinks by up to this fraction
@@ -137,14 +138,15 @@ def card_to_table(p: Placement) -> np.ndarray:
 
 def compose(placements: list[Placement], rng: np.random.Generator, size: tuple[int, int] = (1280, 720),
             hands: int = 0, max_tilt: float = 0.45, effects: bool = True,
-            fill: tuple[float, float] = (0.6, 0.95)) -> tuple[np.ndarray, list[CardTruth], np.ndarray]:
+            fill: tuple[float, float] = (0.6, 0.95),
+            max_turn: float = 180.0) -> tuple[np.ndarray, list[CardTruth], np.ndarray]:
     """Render placements (bottom first); returns the image, per-card truths and the table->image homography."""
     w, h = size
     all_mm = np.concatenate([p.corners_mm() for p in placements]) if placements else np.zeros((1, 2), np.float32)
     margin = 20.0
     extent = (float(all_mm[:, 0].min() - margin), float(all_mm[:, 1].min() - margin),
               float(all_mm[:, 0].max() + margin), float(all_mm[:, 1].max() + margin))
-    hom = camera(extent, size, rng, max_tilt, fill)
+    hom = camera(extent, size, rng, max_tilt, fill, max_turn)
     scene = table(rng, w, h)
     owner = np.full((h, w), -1, np.int32)
     truths: list[CardTruth] = []

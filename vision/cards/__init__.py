@@ -1,0 +1,92 @@
+"""Every playing card in an image: outlines (YOLO-OBB) -> printed indices (CNN) -> codes, backs, outlines.
+
+`predict(image)` is the whole pipeline. Stages, one module each: `detect` (rotated boxes of face-up
+cards, face-down cards and index corners), `identity` (read the two printed indices of an outline),
+`backs` (which back design), `geometry` (card frame, crops, outlines rebuilt from an index alone, for
+fanned cards whose body is covered).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cards.backs import back_designs
+from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
+from vision.cards.geometry import outline_from_index, portrait_corners, rotate_corners
+from vision.cards.identity import read_cards
+from vision.detections import CardDetections
+
+MIN_CONFIDENCE = 0.5
+
+
+def predict(image: np.ndarray, conf: float = 0.3) -> CardDetections:
+    """Codes ("QS" or "back"), corners clockwise from the printed top-left, confidences. Jokers are dropped."""
+    boxes = detect(image, conf=conf)
+    faces = _read_faces(image, boxes.of(CARD))
+    fanned = _read_loose_indices(image, boxes.of(INDEX), faces)
+    backs = _backs(image, boxes.of(BACK))
+    return CardDetections.merge([faces, fanned, backs])
+
+
+def _read_faces(image: np.ndarray, cards: Boxes) -> CardDetections:
+    outlines = np.array([portrait_corners(q) for q in cards.quads], np.float32).reshape(-1, 4, 2)
+    codes, conf, corners = read_cards(image, outlines)
+    keep = [i for i, c in enumerate(codes) if c not in ("none", "JOKER")]
+    n = len(keep)
+    return CardDetections([codes[i] for i in keep], corners[keep].reshape(-1, 4, 2),
+                          (conf[keep] * cards.scores[keep]) ** 0.5 if n else np.zeros(0, np.float32),
+                          np.full(n, -1, np.int16), np.ones(n, bool))
+
+
+def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections) -> CardDetections:
+    """Index corners that belong to no detected outline: a card whose body is covered (fans, stacks)."""
+    candidates = []
+    for q in indices.quads:
+        centre = q.mean(axis=0)
+        if any(_inside(centre, c) for c in faces.corners):
+            continue
+        upright = portrait_corners(q)
+        candidates.append(outline_from_index(upright))
+        candidates.append(outline_from_index(rotate_corners(upright, 2)))
+    if not candidates:
+        return CardDetections()
+    outlines = np.array(candidates, np.float32)
+    codes, conf, _ = read_cards_first(image, outlines)
+    picked: dict[str, tuple[float, np.ndarray]] = {}
+    for k in range(0, len(outlines), 2):
+        pair = [(conf[k + j], codes[k + j], outlines[k + j]) for j in (0, 1) if codes[k + j] not in ("none", "JOKER")]
+        if not pair:
+            continue
+        c, code, outline = max(pair, key=lambda t: t[0])
+        if c >= MIN_CONFIDENCE and (code not in picked or picked[code][0] < c) and code not in faces.codes:
+            picked[code] = (float(c), outline)
+    n = len(picked)
+    return CardDetections(list(picked), np.array([v[1] for v in picked.values()], np.float32).reshape(-1, 4, 2),
+                          np.array([v[0] for v in picked.values()], np.float32), np.full(n, -1, np.int16),
+                          np.ones(n, bool))
+
+
+def read_cards_first(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Read only the printed top-left index of each outline (the other corner is a guess, often covered)."""
+    from vision.cards.geometry import index_crop
+    from vision.cards.identity import classify
+    from vision.cards.labels import CROP_CLASSES, NONE_CLASS
+
+    p = classify(np.stack([index_crop(image, o) for o in outlines]))
+    best = p.argmax(axis=1)
+    codes = [CROP_CLASSES[b] if b != NONE_CLASS else "none" for b in best]
+    return codes, p[np.arange(len(p)), best].astype(np.float32), outlines
+
+
+def _backs(image: np.ndarray, backs: Boxes) -> CardDetections:
+    outlines = np.array([portrait_corners(q) for q in backs.quads], np.float32).reshape(-1, 4, 2)
+    n = len(outlines)
+    return CardDetections(["back"] * n, outlines, backs.scores.astype(np.float32), back_designs(image, outlines),
+                          np.zeros(n, bool))
+
+
+def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    import cv2
+
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(point[0]), float(point[1])),
+                                False) >= 0

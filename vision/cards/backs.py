@@ -1,0 +1,51 @@
+"""Which of the two back designs a face-down card shows: nearest reference colour of the back's centre.
+
+The two Superheld decks differ only in their backs. The references are the project's designs 0 (red)
+and 1 (blue); a real pair of decks is told apart the same way as long as their backs differ in colour.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import cv2
+import numpy as np
+
+from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image
+
+_PATCH = (16, 22)  # w, h of the sampled centre
+_CENTRE_MM = np.array([[12, 16], [CARD_W_MM - 12, 16], [CARD_W_MM - 12, CARD_H_MM - 16], [12, CARD_H_MM - 16]],
+                      np.float32)
+
+
+def centre_colour(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Mean Lab colour of the middle of a card (its border and the table stay out)."""
+    h = card_to_image(corners)
+    src = cv2.perspectiveTransform(_CENTRE_MM[None], h)[0]
+    dst = np.array([[0, 0], [_PATCH[0], 0], [_PATCH[0], _PATCH[1]], [0, _PATCH[1]]], np.float32)
+    patch = cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), _PATCH)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    return lab.mean(axis=0)
+
+
+@cache
+def _references() -> np.ndarray:
+    from vision.synth.cards import render_back  # the project's own designs are the references
+
+    refs = []
+    for design in (0, 1):
+        img = render_back(design, 126)
+        h, w = img.shape[:2]
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        refs.append(centre_colour(img, corners))
+    return np.stack(refs)
+
+
+def back_designs(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """Design 0 or 1 per face-down outline, by colour (chroma a, b weigh more than lightness)."""
+    if len(outlines) == 0:
+        return np.zeros(0, np.int16)
+    colours = np.stack([centre_colour(image, o) for o in outlines])
+    weights = np.array([0.3, 1.0, 1.0], np.float32)
+    d = (((colours[:, None, :] - _references()[None]) * weights) ** 2).sum(axis=2)
+    return d.argmin(axis=1).astype(np.int16)

@@ -1,0 +1,97 @@
+"""Stage 1: the YOLO-OBB card detector through onnxruntime (no torch, no ultralytics at run time).
+
+Output of the exported model: [1, 4 + nc + 1, N] = cx, cy, w, h (letterboxed pixels), nc class
+scores (already through a sigmoid), angle in radians. Classes: 0 face-up card, 1 face-down card,
+2 index corner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+DETECTOR = MODELS / "cards-obb.onnx"
+CARD, BACK, INDEX = 0, 1, 2
+
+
+@dataclass
+class Boxes:
+    """Rotated boxes in image pixels: corner quads (N, 4, 2), class ids and scores."""
+
+    quads: np.ndarray
+    classes: np.ndarray
+    scores: np.ndarray
+
+    def of(self, cls: int) -> Boxes:
+        keep = self.classes == cls
+        return Boxes(self.quads[keep], self.classes[keep], self.scores[keep])
+
+
+def session(path: Path, threads: int = 2):  # noqa: ANN201 - onnxruntime.InferenceSession
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+@cache
+def _detector(path: str):  # noqa: ANN202
+    if not Path(path).exists():
+        raise FileNotFoundError(f"card detector model missing: {path}")
+    return session(Path(path))
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio, pad to size x size with grey 114; returns the scale and padding."""
+    h, w = image.shape[:2]
+    scale = min(size / h, size / w)
+    nw, nh = int(round(w * scale)), int(round(h * scale))
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    px, py = (size - nw) / 2, (size - nh) / 2
+    top, left = int(round(py - 0.1)), int(round(px - 0.1))
+    out = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+                             value=(114, 114, 114))
+    return out, scale, (left, top)
+
+
+def detect(image: np.ndarray, conf: float = 0.3, iou: float = 0.5, model: Path = DETECTOR) -> Boxes:
+    """Rotated card, back and index boxes in image pixels."""
+    sess = _detector(str(model))
+    size = int(sess.get_inputs()[0].shape[2])
+    boxed, scale, (left, top) = letterbox(image, size)
+    blob = np.ascontiguousarray(boxed[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255.0
+    out = sess.run(None, {sess.get_inputs()[0].name: blob})[0][0]  # (4 + nc + 1, N)
+    return decode(out, conf, iou, scale, (left, top))
+
+
+def decode(out: np.ndarray, conf: float, iou: float, scale: float, pad: tuple[float, float]) -> Boxes:
+    """Threshold, rotated NMS per class, and back to image pixels."""
+    nc = out.shape[0] - 5
+    scores_all = out[4:4 + nc]
+    classes = scores_all.argmax(axis=0)
+    scores = scores_all.max(axis=0)
+    keep = scores >= conf
+    if not keep.any():
+        return Boxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, int), np.zeros(0, np.float32))
+    cx, cy, w, h = out[0, keep], out[1, keep], out[2, keep], out[3, keep]
+    ang = np.degrees(out[4 + nc, keep])
+    classes, scores = classes[keep], scores[keep]
+    rects = [((float(a), float(b)), (float(c), float(d)), float(e)) for a, b, c, d, e in zip(cx, cy, w, h, ang,
+                                                                                               strict=True)]
+    chosen: list[int] = []
+    for cls in np.unique(classes):
+        members = np.nonzero(classes == cls)[0]
+        picked = cv2.dnn.NMSBoxesRotated([rects[i] for i in members], scores[members].tolist(), conf, iou)
+        chosen += [int(members[int(j)]) for j in np.array(picked).reshape(-1)]
+    chosen.sort(key=lambda i: -scores[i])
+    quads = np.array([cv2.boxPoints(rects[i]) for i in chosen], np.float32).reshape(-1, 4, 2)
+    quads = (quads - np.array(pad, np.float32)) / scale
+    return Boxes(quads, classes[chosen].astype(int), scores[chosen].astype(np.float32))

@@ -1,0 +1,74 @@
+"""Card geometry shared by the generator and the runtime: card frame, index crops, outlines from boxes.
+
+The card frame is 63 x 88 mm with the printed top-left index at the origin. An index crop is the
+card-frame rectangle INDEX_CROP_MM warped to CROP_W x CROP_H pixels, so the classifier always sees
+an upright index at one scale, whatever the camera did.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CARD_W_MM, CARD_H_MM = 63.0, 88.0
+CARD_MM = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]], np.float32)
+INDEX_CROP_MM = (0.0, 0.0, 14.0, 24.0)  # x0, y0, x1, y1 on the card
+CROP_W, CROP_H = 28, 48
+# Where an index box (as the detector draws it) sits on the card, for outlines rebuilt from an index alone.
+INDEX_BOX_MM = np.array([[1.0, 1.6], [10.6, 1.6], [10.6, 18.6], [1.0, 18.6]], np.float32)
+
+
+def card_to_image(corners: np.ndarray) -> np.ndarray:
+    """Homography from card mm to image px for corners clockwise from the printed top-left."""
+    return cv2.getPerspectiveTransform(CARD_MM, np.asarray(corners, np.float32))
+
+
+def crop_homography(corners: np.ndarray) -> np.ndarray:
+    """Homography from image px to index-crop px for the top-left index of a card."""
+    x0, y0, x1, y1 = INDEX_CROP_MM
+    sx, sy = CROP_W / (x1 - x0), CROP_H / (y1 - y0)
+    crop_from_card = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]], np.float64)
+    return crop_from_card @ np.linalg.inv(card_to_image(corners))
+
+
+def index_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The top-left index of the card with these corners, upright, CROP_H x CROP_W x 3 uint8."""
+    return cv2.warpPerspective(image, crop_homography(corners), (CROP_W, CROP_H), flags=cv2.INTER_AREA
+                               if _shrinks(corners) else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _shrinks(corners: np.ndarray) -> bool:
+    side = float(np.linalg.norm(np.asarray(corners[1]) - np.asarray(corners[0])))
+    return side * (INDEX_CROP_MM[2] - INDEX_CROP_MM[0]) / CARD_W_MM > CROP_W * 1.5
+
+
+def rotate_corners(corners: np.ndarray, k: int) -> np.ndarray:
+    """The same outline read from another corner: k=2 turns the card by 180 degrees."""
+    return np.roll(np.asarray(corners, np.float32), -k, axis=0)
+
+
+def portrait_corners(quad: np.ndarray) -> np.ndarray:
+    """Order a card quad clockwise (in image coordinates, y down) starting so that the first side is short."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = q.mean(axis=0)
+    angles = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
+    q = q[np.argsort(angles)]  # clockwise on screen (y down)
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def outline_from_index(index_quad: np.ndarray) -> np.ndarray:
+    """The full card outline implied by an upright index box (clockwise from its own top-left)."""
+    h = cv2.getPerspectiveTransform(INDEX_BOX_MM, np.asarray(index_quad, np.float32))
+    # An index box fixes scale and rotation well but perspective poorly: keep the affine part only.
+    a = cv2.getAffineTransform(INDEX_BOX_MM[:3], cv2.perspectiveTransform(INDEX_BOX_MM[None, :3], h)[0])
+    return (CARD_MM @ a[:, :2].T + a[:, 2]).astype(np.float32)
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    pa, pb = np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
+    area, _ = cv2.intersectConvexConvex(pa, pb)
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - area
+    return float(area / union) if union > 0 else 0.0

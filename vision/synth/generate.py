@@ -1,0 +1,151 @@
+"""Write a synthetic data set from a config (datasets/cards/*.yaml): YOLO-OBB scenes and index crops.
+
+    python -m vision.synth.generate datasets/cards/synth.yaml OUT_DIR [--shard K --shards N]
+
+Detector classes: 0 face-up card (whole outline), 1 face-down card, 2 index corner. A card is labelled
+only when enough of it shows (`min_card_visible`), an index only when nearly all of it shows. Index
+crops (for the classifier) are cut through slightly wrong outlines, as the detector will give them;
+crops of covered or upside-down corners are labelled "none".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import yaml
+
+from vision.cards.geometry import index_crop, rotate_corners
+from vision.cards.labels import CROP_CLASSES, NONE_CLASS
+from vision.synth.layouts import LAYOUTS
+from vision.synth.scene import CardTruth, compose
+
+DET_CLASSES: tuple[str, ...] = ("card", "back", "index")
+
+
+def load_config(path: str | Path) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def make_scene(cfg: dict[str, Any], rng: np.random.Generator) -> tuple[np.ndarray, list[CardTruth], dict]:
+    """One scene as the config's mix of layouts, sizes, styles and hands asks."""
+    names = list(cfg["layouts"])
+    weights = np.array([cfg["layouts"][n] for n in names], np.float64)
+    name = names[int(rng.choice(len(names), p=weights / weights.sum()))]
+    style = 0 if rng.random() < cfg.get("style0_share", 0.2) else int(rng.integers(1, cfg.get("styles", 200)))
+    placements, truth = LAYOUTS[name](rng, style=style)
+    sizes = cfg.get("sizes", [[1280, 720]])
+    size = tuple(sizes[int(rng.integers(len(sizes)))])
+    hands = int(rng.random() < cfg.get("hand_share", 0.3))
+    fill = tuple(cfg.get("fill", [0.5, 0.95]))
+    image, truths, _ = compose(placements, rng, size, hands=hands, max_tilt=cfg.get("max_tilt", 0.45), fill=fill)
+    return image, truths, truth
+
+
+def obb_lines(truths: list[CardTruth], shape: tuple[int, int], cfg: dict[str, Any]) -> list[str]:
+    """YOLO-OBB label lines: class and four normalised corners."""
+    h, w = shape
+    lines = []
+    for t in truths:
+        if t.visible >= cfg.get("min_card_visible", 0.45):
+            lines.append(_line(0 if t.code != "back" else 1, t.corners, w, h))
+        for quad, vis in zip(t.index_quads, t.index_visible, strict=True):
+            if vis >= cfg.get("min_index_visible", 0.85):
+                lines.append(_line(2, quad, w, h))
+    return lines
+
+
+def _line(cls: int, quad: np.ndarray, w: int, h: int) -> str:
+    q = np.asarray(quad, np.float64) / [w, h]
+    if (q < -0.02).any() or (q > 1.02).any():
+        q = q.clip(0, 1)
+    return f"{cls} " + " ".join(f"{v:.5f}" for v in q.reshape(-1))
+
+
+def crops_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generator,
+             per_scene: int, jitter: float) -> tuple[list[np.ndarray], list[int]]:
+    """Index crops with labels: readable corners -> their card, covered or turned corners -> none."""
+    crops, labels = [], []
+    order = rng.permutation(len(truths))
+    for i in order[:per_scene]:
+        t = truths[i]
+        side = float(np.linalg.norm(t.corners[1] - t.corners[0]))
+        if side < 14:
+            continue
+        noisy = t.corners + rng.normal(0, jitter * side, (4, 2)).astype(np.float32)
+        for k in (0, 2):  # the two printed indices
+            idx = k // 2
+            corners = rotate_corners(noisy, k)
+            if t.code == "back":
+                label = NONE_CLASS
+            elif idx < len(t.index_visible) and t.index_visible[idx] >= 0.9:
+                label = CROP_CLASSES.index(t.code)
+            elif idx < len(t.index_visible) and t.index_visible[idx] < 0.4:
+                label = NONE_CLASS
+            else:
+                continue
+            crops.append(index_crop(image, corners))
+            labels.append(label)
+        if rng.random() < 0.3:  # a turned reading (upside-down index) must say none
+            crops.append(index_crop(image, rotate_corners(noisy, 1 + 2 * int(rng.integers(2)))))
+            labels.append(NONE_CLASS if t.code != "JOKER" else CROP_CLASSES.index("JOKER"))
+    return crops, labels
+
+
+def generate(cfg: dict[str, Any], out: Path, split: str, count: int, seed: int) -> dict[str, int]:
+    """Write `count` scenes of one split; returns counts of what was written."""
+    rng = np.random.default_rng(seed)
+    img_dir, lbl_dir = out / "images" / split, out / "labels" / split
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lbl_dir.mkdir(parents=True, exist_ok=True)
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    boxes = 0
+    long_side = cfg.get("det_long_side", 640)
+    for n in range(count):
+        image, truths, _ = make_scene(cfg, rng)
+        c, lab = crops_of(image, truths, rng, cfg.get("crops_per_scene", 10), cfg.get("corner_jitter", 0.015))
+        crops += c
+        labels += lab
+        lines = obb_lines(truths, image.shape[:2], cfg)
+        boxes += len(lines)
+        scale = long_side / max(image.shape[:2])
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        stem = f"{split}_{seed}_{n:05d}"
+        cv2.imwrite(str(img_dir / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (lbl_dir / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
+    np.savez_compressed(out / f"crops_{split}_{seed}.npz", x=np.array(crops, np.uint8), y=np.array(labels, np.int16))
+    return {"scenes": count, "boxes": boxes, "crops": len(crops)}
+
+
+def write_data_yaml(out: Path) -> None:
+    text = {"path": str(out.resolve()), "train": "images/train", "val": "images/val",
+            "names": dict(enumerate(DET_CLASSES))}
+    (out / "data.yaml").write_text(yaml.safe_dump(text), encoding="utf-8")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("config")
+    p.add_argument("out")
+    p.add_argument("--shard", type=int, default=0)
+    p.add_argument("--shards", type=int, default=1)
+    a = p.parse_args()
+    cfg = load_config(a.config)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_data_yaml(out)
+    for split in ("train", "val"):
+        total = int(cfg["scenes"][split])
+        share = total // a.shards + (1 if a.shard < total % a.shards else 0)
+        seed = int(cfg["seed"]) * 1000 + (0 if split == "train" else 500) + a.shard
+        print(json.dumps({split: generate(cfg, out, split, share, seed)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

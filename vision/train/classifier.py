@@ -1,0 +1,128 @@
+"""Train the index-crop classifier (a small CNN, 54 classes) on generated crops and export it to ONNX.
+
+    nice -n 10 python -m vision.train.classifier /tmp/cards-synth models/cards-index.onnx --epochs 12
+
+The crops come from `vision.synth.generate` (crops_*.npz). The network is small on purpose: one
+batch of 56 crops must take a few milliseconds on this CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards.geometry import CROP_H, CROP_W
+from vision.cards.labels import CROP_CLASSES
+
+
+def load(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for f in sorted(glob.glob(str(folder / f"crops_{split}_*.npz"))):
+        d = np.load(f)
+        if len(d["y"]):
+            xs.append(d["x"])
+            ys.append(d["y"])
+    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+
+
+def build_model():  # noqa: ANN201 - torch is imported lazily
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+                nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+                nn.MaxPool2d(2)]
+
+    return nn.Sequential(*block(3, 24), *block(24, 48), *block(48, 96), nn.Flatten(), nn.Dropout(0.3),
+                         nn.Linear(96 * (CROP_H // 8) * (CROP_W // 8), 192), nn.ReLU(inplace=True),
+                         nn.Linear(192, len(CROP_CLASSES)))
+
+
+def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Photometric jitter and small shifts on a uint8 batch (N, H, W, 3) -> float (N, 3, H, W) in 0..1."""
+    n = len(x)
+    f = x.astype(np.float32) / 255.0
+    f = f * rng.uniform(0.6, 1.4, (n, 1, 1, 1)) + rng.uniform(-0.2, 0.2, (n, 1, 1, 1))
+    f = f * rng.uniform(0.85, 1.15, (n, 1, 1, 3))
+    mean = f.mean(axis=(1, 2, 3), keepdims=True)
+    f = (f - mean) * rng.uniform(0.6, 1.3, (n, 1, 1, 1)) + mean
+    f += rng.normal(0, 1, (n, 1, 1, 1)) * rng.uniform(0, 0.05) * rng.standard_normal(f.shape)
+    for i in np.nonzero(rng.random(n) < 0.5)[0]:
+        f[i] = np.roll(f[i], (int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), axis=(0, 1))
+    return np.ascontiguousarray(f.clip(0, 1).transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+def normalise(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray((x.astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
+
+
+def train(folder: Path, out: Path, epochs: int, threads: int) -> None:
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(6)
+    rng = np.random.default_rng(6)
+    x, y = load(folder, "train")
+    xv, yv = load(folder, "val")
+    print(f"train {len(x)} crops, val {len(xv)} crops, {len(CROP_CLASSES)} classes", flush=True)
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = epochs * (len(x) // 128 + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(x))
+        start, total = time.time(), 0.0
+        for b in range(0, len(x), 128):
+            idx = order[b:b + 128]
+            xb = torch.from_numpy(augment(x[idx], rng))
+            loss = loss_fn(model(xb), torch.from_numpy(y[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+        acc = accuracy(model, xv, yv)
+        print(f"epoch {epoch + 1}/{epochs} loss {total / len(x):.4f} val acc {acc:.4f} ({time.time() - start:.0f} s)",
+              flush=True)
+    export(model, out)
+
+
+def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:  # noqa: ANN001
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        pred = np.concatenate([model(torch.from_numpy(normalise(x[b:b + 512]))).argmax(1).numpy()
+                               for b in range(0, len(x), 512)])
+    return float((pred == y).mean())
+
+
+def export(model, out: Path) -> None:  # noqa: ANN001
+    import torch
+
+    model.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, CROP_H, CROP_W)
+    torch.onnx.export(model, dummy, str(out), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    print(f"exported {out} ({out.stat().st_size / 1e6:.2f} MB)", flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("folder", type=Path)
+    p.add_argument("out", type=Path)
+    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--threads", type=int, default=1)
+    a = p.parse_args()
+    train(a.folder, a.out, a.epochs, a.threads)
+
+
+if __name__ == "__main__":
+    main()
