@@ -90,7 +90,8 @@ class LoopThread:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(timeout=5)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
 
     @property
     def gate_state(self) -> str:

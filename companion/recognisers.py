@@ -41,6 +41,10 @@ class VisionScoundrel:
             self._zones = self._layout.scoundrel_zones
         except (ImportError, AttributeError) as exc:
             raise RecogniserUnavailable(f"the card recogniser is not available: {exc}") from None
+        try:  # the package may be there before its trained model is
+            self._predict(np.zeros((96, 96, 3), np.uint8))
+        except Exception as exc:  # noqa: BLE001 - whatever stops it, the loop must run without it
+            raise RecogniserUnavailable(f"the card recogniser cannot run: {type(exc).__name__}: {exc}") from None
 
     def read(self, image: np.ndarray) -> Reading:
         dets = self._predict(image)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import secrets
 import threading
@@ -62,6 +63,7 @@ class Companion:
         self.config = config
         self.store = Store(config.db)
         self.session = Session(self.store)
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
         self.closing = threading.Event()
         resumed = config.resume and self.session.resume()
         if not resumed:
@@ -72,7 +74,11 @@ class Companion:
             start_pos = self.session.state.last_pos + 1  # a video resumes where the stored game left it
         self.source = LiveSource(self.spec, speed=config.speed, start_pos=start_pos,
                                  on_status=self.session.set_source) if self.spec else None
+        if self.source is not None:
+            self.session.source_probe = self.source.status
         self.recogniser = recogniser if recogniser is not None else self._recogniser()
+        if self.warning and not resumed:
+            self.session.note(f"{self.warning}; play the moves on the dashboard")
         self.loop = RefereeLoop(self.session, self.recogniser, StillnessGate(config.gate))
         self.loop_thread = LoopThread(self.loop, self.source) if self.source else None
         self.view = LiveView(self.session, self.source, lambda: self.loop.gate.state)
@@ -115,6 +121,9 @@ class Companion:
         return self
 
     def stop(self) -> None:
+        if not self._thread.is_alive():
+            self.store.close()
+            return
         self.closing.set()
         if self.loop_thread is not None:
             self.loop_thread.stop()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from companion import announce
@@ -42,6 +43,7 @@ class Session:
         self.state = TableState()
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_LENGTH)
         self.source: dict[str, Any] = {"state": "none"}
+        self.source_probe: Callable[[], dict[str, Any]] | None = None  # the camera's live status, frame counts
         self.detections: list[dict[str, Any]] = []  # the last recognised cards, for the live view's overlay
         self.version = 0
         self.announcements: deque[dict[str, Any]] = deque(maxlen=20)
@@ -220,6 +222,13 @@ class Session:
             self._emit("calibration", {"corners": corners})
         self._publish([])
 
+    def note(self, text: str) -> None:
+        """Something the player should know that changes nothing (e.g. the camera cannot referee yet)."""
+        with self.lock:
+            if self.state.game_id is not None:
+                self._emit("note", {"text": text})
+        self._publish([])
+
     def set_source(self, status: dict[str, Any]) -> None:
         """A change of the camera's state is an event too (stored only when the state word changes)."""
         with self.lock:
@@ -237,8 +246,11 @@ class Session:
         with self.lock:
             live = self.state.live
             out = live.to_json() if live is not None else {"game": None, "status": "no-game"}
-            out["source"] = dict(self.source)
+            out["source"] = self.source_status()
             return out
+
+    def source_status(self) -> dict[str, Any]:
+        return self.source_probe() if self.source_probe is not None else dict(self.source)
 
     def record(self) -> dict[str, Any]:
         with self.lock:
@@ -271,7 +283,7 @@ class Session:
                 "table": table,
                 "pending": st.pending,
                 "play_area": st.play_area,
-                "source": dict(self.source),
+                "source": self.source_status(),
                 "log": list(self.log)[-60:],
                 "announcements": list(self.announcements),
                 "games": available_games(),

@@ -182,7 +182,8 @@ class LiveSource:
         self._stop.set()
         with self._cond:
             self._cond.notify_all()
-        self._thread.join(timeout=5)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
 
     def latest(self) -> Frame | None:
         with self._cond:
