@@ -33,6 +33,7 @@ class RefereeLoop:
         self.recogniser = recogniser
         self.gate = gate or StillnessGate()
         self.commits: deque[Commit] = deque(maxlen=2000)
+        self.stable: deque[tuple[int, float, float]] = deque(maxlen=2000)  # (pos, arrived, committed) per read
         self.frames = 0
         self._area: Any = None
 
@@ -43,7 +44,10 @@ class RefereeLoop:
         if area != self._area:
             self._area = area
             self.gate.set_play_area(area)
-        if not self.gate.feed(frame.image, frame.t) or self.recogniser is None:
+        if not self.gate.feed(frame.image, frame.t):
+            return None
+        self.stable.append((frame.pos, frame.wall, time.monotonic()))
+        if self.recogniser is None:
             return None
         reading = self.recogniser.read(frame.image)
         self.session.detections = reading.cards

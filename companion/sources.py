@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,6 +173,7 @@ class LiveSource:
         self._status: dict[str, Any] = {"kind": spec.kind, "source": str(spec.target), "state": CONNECTING,
                                         "message": "", "frames": 0, "reconnects": 0, "fps": None, "position": 0}
         self._rate: list[float] = []
+        self.arrivals: deque[tuple[int, float]] = deque(maxlen=20000)  # (pos, monotonic) of every frame read
 
     # -- the consumer's side --------------------------------------------------------------------
     def start(self) -> LiveSource:
@@ -276,6 +278,7 @@ class LiveSource:
         with self._cond:
             self._seq = frame.seq
             self._frame = frame
+            self.arrivals.append((frame.pos, frame.wall))
             self._rate.append(frame.wall)
             self._rate = [w for w in self._rate if frame.wall - w < 2.0]
             rate = (len(self._rate) - 1) / (self._rate[-1] - self._rate[0]) if len(self._rate) > 2 else None
