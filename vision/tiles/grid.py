@@ -1,0 +1,386 @@
+"""Finds the grid of laid tiles: which cells hold a tile and where each tile's corners are in the image.
+
+The board lies on a plane, so every tile edge belongs to one of two families of lines, each meeting
+at a vanishing point. Those two points undo the perspective (up to a scale per axis); in the
+rectified board the tile boundaries repeat with one pitch per axis, found by a comb search on the
+edge profile. One homography then maps any cell back to the image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+Cell = tuple[int, int]
+WORK_SIDE = 800  # longest side the grid is searched at
+MIN_PITCH = 14.0  # rectified px
+VP_PRIOR = 0.0  # pull of a vanishing point towards infinity, per unit of line length
+
+
+@dataclass
+class Grid:
+    """`to_board` maps image px to board units: cell (i, j) spans [i, i+1] x [j, j+1]."""
+
+    to_board: np.ndarray
+    cells: list[Cell]  # occupied cells, in board units
+    table_lab: np.ndarray  # the table's colour, for the caller's own masks
+
+    def corners(self, cell: Cell) -> np.ndarray:
+        """TL TR BR BL of a cell in image px."""
+        i, j = cell
+        square = np.array([[[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]]], np.float64)
+        return cv2.perspectiveTransform(square, np.linalg.inv(self.to_board))[0]
+
+
+def find_grid(image: np.ndarray) -> Grid | None:
+    """The board's grid, or None when no tile-like region is found."""
+    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
+    raw_mask, table_lab = _board_mask(lab)
+    raw_mask = _close_channels(raw_mask)
+    board_mask = _fill_holes(raw_mask)
+    if board_mask.sum() < 100:
+        return None
+    grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    rect = _rectifier(grey, board_mask)
+    to_canvas, canvas_size = _fit_canvas(rect, board_mask)
+    canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
+    fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
+    px, ox, py, oy = _pitches(canvas, fg)
+    to_units = np.array([[1 / px, 0, -ox / px], [0, 1 / py, -oy / py], [0, 0, 1]])
+    to_board = _fit_outline(to_units @ to_canvas, board_mask)
+    cells = _occupied(raw_mask, to_board)
+    if not cells:
+        return None
+    return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab)
+
+
+def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels unlike the table, the table being what the picture's border shows most."""
+    h, w = lab.shape[:2]
+    band = max(2, min(h, w) // 40)
+    border = np.concatenate([lab[:band].reshape(-1, 3), lab[-band:].reshape(-1, 3),
+                             lab[:, :band].reshape(-1, 3), lab[:, -band:].reshape(-1, 3)])
+    table = np.median(border, axis=0)
+    spread = np.percentile(_table_distance(border, table), 75)
+    dist = _table_distance(lab, table)
+    mask = (dist > max(10.0, 2.5 * spread)).astype(np.uint8)
+    k = max(3, min(h, w) // 200 * 2 + 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return np.zeros((h, w), bool), table
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = 1 + np.nonzero(areas >= 0.15 * areas.max())[0]
+    return np.isin(labels, keep), table
+
+
+def _table_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Colour distance from the table; darker than the table counts little (shadows are table too)."""
+    diff = lab - table
+    light = diff[..., 0]
+    light = np.where(light > 0, 0.25 * light, 0.08 * light)
+    return np.sqrt(light**2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+
+
+def _close_channels(mask: np.ndarray) -> np.ndarray:
+    """Closes pale roads that cut the mask open where they meet a pale table.
+
+    A board of square tiles has a pitch of about 3.5 x area / perimeter (a single tile 4, a long
+    line 2), so a closing of a quarter of that fills road-wide channels but no tile-wide notch.
+    """
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    area = sum(cv2.contourArea(c) for c in contours)
+    perimeter = sum(cv2.arcLength(cv2.approxPolyDP(c, 2.0, True), True) for c in contours)
+    if perimeter <= 0:
+        return mask
+    k = int(np.clip(0.25 * 3.5 * area / perimeter, 3, 200)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, disc) > 0
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The board without holes: art as pale as the table must not punch the outline."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
+    return filled > 0
+
+
+def _segments(grey: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    edges = cv2.Canny(grey, 20, 60)
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    edges[~near] = 0
+    side = max(grey.shape)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 360, threshold=20, minLineLength=max(10, side // 60), maxLineGap=2)
+    found = np.zeros((0, 4), np.float64) if lines is None else lines.reshape(-1, 4).astype(np.float64)
+    return np.vstack([found, _outline_segments(mask, max(10, side // 60))])
+
+
+def _outline_segments(mask: np.ndarray, min_length: int) -> np.ndarray:
+    """Straight runs of the board's outline: tile sides, so they run along the two grid directions."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    segments: list[np.ndarray] = []
+    for contour in contours:
+        poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
+        ends = np.hstack([poly, np.roll(poly, -1, axis=0)])
+        segments.append(ends[np.linalg.norm(ends[:, 2:] - ends[:, :2], axis=1) >= min_length])
+    return np.vstack(segments) if segments else np.zeros((0, 4))
+
+
+def _rectifier(grey: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Image px -> rectified plane where the two tile-edge families run along x and y."""
+    h, w = grey.shape
+    f = float(max(h, w))
+    norm = np.array([[1 / f, 0, -w / (2 * f)], [0, 1 / f, -h / (2 * f)], [0, 0, 1]])
+    segs = _segments(grey, mask)
+    if len(segs) < 2:
+        return norm
+    p1 = np.c_[segs[:, :2], np.ones(len(segs))] @ norm.T
+    p2 = np.c_[segs[:, 2:], np.ones(len(segs))] @ norm.T
+    d = p2[:, :2] - p1[:, :2]
+    length = np.linalg.norm(d, axis=1)
+    angle = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180
+    a1, a2 = _two_directions(angle, length)
+    fam1 = _angle_diff(angle, a1) < 20
+    fam2 = _angle_diff(angle, a2) < 20
+    v1 = _vanishing_point(p1[fam1], p2[fam1], length[fam1], a1)
+    v2 = _vanishing_point(p1[fam2], p2[fam2], length[fam2], a2)
+    line = np.cross(v1, v2)
+    if abs(line[2]) < 1e-9:
+        return norm
+    line = line / line[2]
+    proj = np.array([[1, 0, 0], [0, 1, 0], line])
+    d1 = _direction_at_centre(proj, v1, a1, axis=0)
+    d2 = _direction_at_centre(proj, v2, a2, axis=1)
+    basis = np.array([[d1[0], d2[0]], [d1[1], d2[1]]])
+    if abs(np.linalg.det(basis)) < 1e-6:
+        return norm
+    affine = np.eye(3)
+    affine[:2, :2] = np.linalg.inv(basis)
+    return affine @ proj @ norm
+
+
+def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
+    d = np.abs(a - b) % 180
+    return np.minimum(d, 180 - d)
+
+
+def _two_directions(angle: np.ndarray, weight: np.ndarray) -> tuple[float, float]:
+    """The dominant edge direction and the strongest one roughly across it; the nearer-horizontal first."""
+    hist = np.bincount(np.round(angle).astype(int) % 180, weights=weight, minlength=180)
+    hist = np.convolve(np.r_[hist[-3:], hist, hist[:3]], np.ones(5) / 5, mode="same")[3:-3]
+    first = int(np.argmax(hist))
+    across = [(first + 90 + k) % 180 for k in range(-35, 36)]
+    second = max(across, key=lambda a: hist[a])
+    a, b = float(first), float(second)
+    horizontal = min((a, b), key=lambda x: min(x, 180 - x))
+    vertical = b if horizontal == a else a
+    return horizontal, vertical
+
+
+def _vanishing_point(p1: np.ndarray, p2: np.ndarray, length: np.ndarray, angle: float) -> np.ndarray:
+    """Where one family's lines meet (homogeneous, unit), by RANSAC then weighted least squares."""
+    rad = np.radians(angle)
+    fallback = np.array([np.cos(rad), np.sin(rad), 0.0])
+    if len(p1) < 2:
+        return fallback
+    lines = np.cross(p1, p2)
+    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+    mids = (p1 + p2) / 2
+    dirs = (p2[:, :2] - p1[:, :2]) / length[:, None]
+    rng = np.random.default_rng(0)
+    best, best_score = fallback, -1.0
+    for _ in range(min(150, len(p1) * (len(p1) - 1) // 2)):
+        i, j = rng.choice(len(p1), 2, replace=False)
+        v = np.cross(lines[i], lines[j])
+        if np.linalg.norm(v) < 1e-12:
+            continue
+        v /= np.linalg.norm(v)
+        score = length[_inliers(v, mids, dirs)].sum()
+        if score > best_score:
+            best, best_score = v, score
+    keep = _inliers(best, mids, dirs)
+    if keep.sum() >= 2:
+        a = lines[keep] * np.sqrt(length[keep])[:, None]
+        # a weak pull towards parallel lines: few short lines must not invent strong perspective
+        prior = np.array([[0.0, 0.0, np.sqrt(VP_PRIOR * length[keep].sum())]])
+        best = np.linalg.svd(np.vstack([a, prior]), full_matrices=False)[2][-1]
+    return best / np.linalg.norm(best)
+
+
+def _inliers(v: np.ndarray, mids: np.ndarray, dirs: np.ndarray, tol_deg: float = 3.0) -> np.ndarray:
+    to_v = v[None, :2] - mids[:, :2] * v[2]
+    to_v /= np.linalg.norm(to_v, axis=1, keepdims=True) + 1e-12
+    cross = np.abs(dirs[:, 0] * to_v[:, 1] - dirs[:, 1] * to_v[:, 0])
+    return cross < np.sin(np.radians(tol_deg))
+
+
+def _direction_at_centre(proj: np.ndarray, v: np.ndarray, angle: float, axis: int) -> np.ndarray:
+    """The family's direction after `proj`, signed to point right (axis 0) or down (axis 1) in the image."""
+    d = (proj @ v)[:2]
+    d = d / (np.linalg.norm(d) + 1e-12)
+    rad = np.radians(angle)
+    step = np.array([np.cos(rad), np.sin(rad)])
+    if step[axis] < 0:
+        step = -step
+    a = proj @ np.array([0.0, 0.0, 1.0])
+    b = proj @ np.array([step[0] * 1e-3, step[1] * 1e-3, 1.0])
+    moved = b[:2] / b[2] - a[:2] / a[2]
+    return d if float(np.dot(moved, d)) >= 0 else -d
+
+
+def _fit_canvas(rect: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+    """Scale and shift the rectified plane so the board fills a canvas as fine as the picture."""
+    ys, xs = np.nonzero(mask)
+    step = max(1, len(xs) // 20000)
+    pts = cv2.perspectiveTransform(np.c_[xs[::step], ys[::step]][None].astype(np.float64), rect)[0]
+    lo = np.percentile(pts, 0.2, axis=0)
+    hi = np.percentile(pts, 99.8, axis=0)
+    hull_img = cv2.contourArea(cv2.convexHull(np.c_[xs, ys].astype(np.float32)))
+    hull_rect = cv2.contourArea(cv2.convexHull(pts.astype(np.float32)))
+    s = float(np.sqrt(max(hull_img, 1.0) / max(hull_rect, 1e-12)))
+    s = min(s, 1400.0 / max(float((hi - lo).max()), 1e-12))
+    pad = 6.0
+    shift = np.array([[s, 0, -s * lo[0] + pad], [0, s, -s * lo[1] + pad], [0, 0, 1]])
+    size = (int(s * (hi[0] - lo[0]) + 2 * pad), int(s * (hi[1] - lo[1]) + 2 * pad))
+    return shift @ rect, size
+
+
+def _outline_peaks(fg: np.ndarray, axis: int) -> np.ndarray:
+    """Positions along one axis where the board's outline runs across: every one lies on a grid line."""
+    outline = np.abs(np.diff(fg.astype(np.float32), axis=1 - axis, prepend=0)).sum(axis=axis)
+    outline = cv2.GaussianBlur(outline.reshape(1, -1), (0, 0), 1.0).ravel()
+    top = outline.max()
+    if top <= 0:
+        return np.zeros(0)
+    is_peak = (outline >= np.r_[outline[1:], 0]) & (outline > np.r_[0, outline[:-1]]) & (outline > 0.12 * top)
+    idx = np.nonzero(is_peak)[0].astype(np.float64)
+    if len(idx) == 0:
+        return np.zeros((0, 2))
+    # sub-pixel peak centres
+    v = outline
+    i = idx.astype(int)
+    left, mid, right = v[np.maximum(i - 1, 0)], v[i], v[np.minimum(i + 1, len(v) - 1)]
+    denom = left - 2 * mid + right
+    shift = np.where(np.abs(denom) > 1e-9, 0.5 * (left - right) / np.where(denom == 0, 1, denom), 0.0)
+    return np.c_[idx + np.clip(shift, -0.5, 0.5), np.sqrt(mid / top)]
+
+
+def _fits(peaks: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each pitch: the (strength-weighted) share of outline peaks on the best comb, and its phase."""
+    pos, weight = peaks[:, 0], peaks[:, 1]
+    share = np.zeros(len(pitches))
+    phase = np.zeros(len(pitches))
+    for k, p in enumerate(pitches):
+        tol = max(2.0, 0.07 * p)
+        d = (pos[:, None] - pos[None, :]) % p  # peak i relative to a comb through peak j
+        d = np.minimum(d, p - d)
+        hits = ((d < tol) * weight[:, None]).sum(axis=0)
+        j = int(np.argmax(hits))
+        share[k], phase[k] = hits[j] / weight.sum(), pos[j] % p
+    return share, phase
+
+
+def _refine(peaks: np.ndarray, p: float, phase: float) -> tuple[float, float]:
+    """Least-squares pitch and phase from the peaks that sit on the comb."""
+    peaks = peaks[:, 0]
+    n = np.round((peaks - phase) / p)
+    on = np.abs(peaks - phase - n * p) < max(2.0, 0.07 * p)
+    if len(np.unique(n[on])) >= 2:
+        slope, intercept = np.polyfit(n[on], peaks[on], 1)
+        return float(slope), float(intercept % slope)
+    return p, phase % p
+
+
+def _pitches(canvas: np.ndarray, fg: np.ndarray) -> tuple[float, float, float, float]:
+    """Pitch and boundary offset per axis, from the board outline.
+
+    Every stretch of outline lies on a grid line, so the true pitch puts all outline peaks on one
+    comb; so does any divisor of it, hence the largest such pitch is taken. Tiles are square and the
+    rectification keeps the axes' scales within a few tens of percent, so both axes are chosen together
+    (a 1x3 row gets its pitch from the short axis).
+    """
+    peaks_x, peaks_y = _outline_peaks(fg, 0), _outline_peaks(fg, 1)
+    if len(peaks_x) < 2 or len(peaks_y) < 2:
+        h, w = fg.shape
+        return float(w), 0.0, float(h), 0.0
+    px = np.arange(MIN_PITCH, np.ptp(peaks_x[:, 0]) + 3, 0.5)
+    py = np.arange(MIN_PITCH, np.ptp(peaks_y[:, 0]) + 3, 0.5)
+    share_x, phase_x = _fits(peaks_x, px)
+    share_y, phase_y = _fits(peaks_y, py)
+    good_x = share_x >= 0.9 * share_x.max()
+    good_y = share_y >= 0.9 * share_y.max()
+    ratio = np.abs(np.log(px[:, None] / py[None, :]))
+    ok = good_x[:, None] & good_y[None, :] & (ratio < 0.25)
+    if not ok.any():
+        ok = good_x[:, None] & good_y[None, :]
+    size = np.where(ok, np.minimum(px[:, None], py[None, :]) - 5 * ratio, -np.inf)
+    i, j = np.unravel_index(np.argmax(size), size.shape)
+    rx, ox = _refine(peaks_x, px[i], phase_x[i])
+    ry, oy = _refine(peaks_y, py[j], phase_y[j])
+    return rx, ox, ry, oy
+
+
+def _fit_outline(to_board: np.ndarray, mask: np.ndarray, rounds: int = 4) -> np.ndarray:
+    """Refines image -> board units so the board's outline falls on integer grid lines.
+
+    Each outline point on a side running along y must have an integer u (and along x an integer v);
+    both conditions are linear in the homography, so a few rounds of least squares pull a slightly
+    wrong perspective or pitch onto the outline of the whole board.
+    """
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return to_board
+    pts = np.vstack([c.reshape(-1, 2) for c in contours if len(c) >= 8]).astype(np.float64)
+    pts = pts[:: max(1, len(pts) // 6000)]
+    h, w = mask.shape
+    f = float(max(h, w))
+    norm = np.array([[1 / f, 0, -w / (2 * f)], [0, 1 / f, -h / (2 * f)], [0, 0, 1]])
+    p = np.c_[pts, np.ones(len(pts))] @ norm.T
+    current = to_board @ np.linalg.inv(norm)
+    for k in range(rounds):
+        uv = p @ current.T
+        uv = uv[:, :2] / uv[:, 2:]
+        tangent = np.roll(uv, -3, axis=0) - np.roll(uv, 3, axis=0)
+        along_y = np.abs(tangent[:, 1]) > 2.5 * np.abs(tangent[:, 0])
+        along_x = np.abs(tangent[:, 0]) > 2.5 * np.abs(tangent[:, 1])
+        n, m = np.round(uv[:, 0]), np.round(uv[:, 1])
+        tol = 0.3 if k == 0 else 0.2
+        use_u = along_y & (np.abs(uv[:, 0] - n) < tol)
+        use_v = along_x & (np.abs(uv[:, 1] - m) < tol)
+        if use_u.sum() < 4 or use_v.sum() < 4:
+            break
+        zeros = np.zeros((1, 3))
+        rows_u = np.hstack([p[use_u], np.repeat(zeros, use_u.sum(), 0), -n[use_u, None] * p[use_u]])
+        rows_v = np.hstack([np.repeat(zeros, use_v.sum(), 0), p[use_v], -m[use_v, None] * p[use_v]])
+        # weight the two families equally so a long board does not starve the short axis
+        a = np.vstack([rows_u / np.sqrt(use_u.sum()), rows_v / np.sqrt(use_v.sum())])
+        solution = np.linalg.svd(a.T @ a)[2][-1].reshape(3, 3)
+        if solution[2, 2] * current[2, 2] < 0:
+            solution = -solution
+        current = solution / np.linalg.norm(solution) * np.linalg.norm(current)
+    return current @ norm
+
+
+def _occupied(mask: np.ndarray, to_board: np.ndarray) -> list[Cell]:
+    """Cells whose middle is mostly board, not table."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return []
+    uv = cv2.perspectiveTransform(np.c_[xs, ys][None].astype(np.float64), to_board)[0]
+    frac = uv - np.floor(uv)
+    middle = np.all((frac > 0.2) & (frac < 0.8), axis=1)
+    cells, counts = np.unique(np.floor(uv[middle]).astype(int), axis=0, return_counts=True)
+    inv = np.linalg.inv(to_board)
+    found: list[Cell] = []
+    for (i, j), count in zip(cells, counts, strict=True):
+        quad = cv2.perspectiveTransform(np.array([[[i + 0.2, j + 0.2], [i + 0.8, j + 0.2], [i + 0.8, j + 0.8],
+                                                   [i + 0.2, j + 0.8]]], np.float64), inv)[0]
+        if count > 0.6 * cv2.contourArea(quad.astype(np.float32)):
+            found.append((int(i), int(j)))
+    return found

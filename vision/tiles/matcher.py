@@ -1,0 +1,126 @@
+"""Matches measured tile structure against every catalog letter and rotation, the board's edges agreeing.
+
+Expectations come from the catalog's geometry measured exactly as the reader measures pictures, so
+nothing is tuned per letter. Neighbouring tiles see the same edge from both sides; their evidence is
+pooled before each tile is decided, which is what real play guarantees (edges match).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+
+from vision.tiles.catalog import DIRECTIONS, OPPOSITE, STEP, TILES, canonical_rotation, hypotheses
+from vision.tiles.geometry import MONASTERY_HALF, ROAD_WIDTH, junction, shapes
+from vision.tiles.reader import PATCH, TileFeatures, read_tile
+
+Cell = tuple[int, int]
+EDGE_KINDS = ("C", "R", "F")
+EDGE_SIGMA = 0.2
+SHAPE_SIGMA = 0.3
+SHIELD_BLUE = 0.004  # blue share above which a shield is seen
+PRIOR_WEIGHT = 0.3
+
+
+@dataclass(frozen=True)
+class Reading:
+    letter: str
+    rotation: int
+    confidence: float
+
+
+def truth_masks(letter: str, rotation: int) -> tuple[np.ndarray, np.ndarray]:
+    """Not-field and shield masks of the catalog geometry at PATCH px, as the tile lies."""
+    not_field = np.zeros((PATCH, PATCH), np.uint8)
+    for shape in shapes(letter):
+        pts = np.round(shape.points * PATCH * 16).astype(np.int32)
+        if shape.kind in ("city", "monastery"):
+            cv2.fillPoly(not_field, [pts], 1, cv2.LINE_8, shift=4)
+        else:
+            cv2.polylines(not_field, [pts], False, 1, max(1, round(ROAD_WIDTH * PATCH)), cv2.LINE_8, shift=4)
+    if junction(letter):
+        h = int(round(0.08 * PATCH))
+        c = PATCH // 2
+        not_field[c - h:c + h, c - h:c + h] = 1
+    shield = np.zeros((PATCH, PATCH), np.uint8)
+    if any(part.shield for part in TILES[letter].cities):
+        c = PATCH // 2
+        shield[c - 2:c + 2, c - 2:c + 2] = 1
+    k = -(rotation // 90)
+    return np.rot90(not_field, k) > 0, np.rot90(shield, k) > 0
+
+
+@cache
+def expectations() -> dict[tuple[str, int], TileFeatures]:
+    full = np.ones((PATCH, PATCH), bool)
+    return {h: read_tile(*truth_masks(*h), full) for h in hypotheses()}
+
+
+@cache
+def edge_models() -> dict[str, np.ndarray]:
+    """Mean (sides, middle) not-field share per edge kind, over the catalog's geometry."""
+    samples: dict[str, list[tuple[float, float]]] = {k: [] for k in EDGE_KINDS}
+    for (letter, rotation), f in expectations().items():
+        for e, kind in enumerate(TILES[letter].edges(rotation)):
+            samples[kind].append((f.sides[e], f.middles[e]))
+    return {k: np.mean(v, axis=0) for k, v in samples.items()}
+
+
+def edge_loglik(f: TileFeatures) -> np.ndarray:
+    """(4, 3): log-likelihood of each edge N E S W being C, R, F."""
+    models = edge_models()
+    obs = np.stack([f.sides, f.middles], axis=1)
+    out = np.empty((4, 3))
+    for k, kind in enumerate(EDGE_KINDS):
+        out[:, k] = -np.nansum((obs - models[kind]) ** 2, axis=1) / (2 * EDGE_SIGMA**2)  # hidden: no evidence
+    return out
+
+
+def _blue_loglik(blue: float, shield: bool) -> float:
+    if np.isnan(blue):
+        return 0.0
+    p = 1 / (1 + np.exp(-(blue - SHIELD_BLUE) / 0.0015))
+    p = float(np.clip(p, 0.02, 0.98))
+    return float(np.log(p if shield else 1 - p))
+
+
+def match_board(features: dict[Cell, TileFeatures]) -> dict[Cell, Reading]:
+    """The most likely letter and rotation per cell, with each shared edge read from both sides."""
+    edge_ll = {cell: edge_loglik(f) for cell, f in features.items()}
+    fused: dict[Cell, np.ndarray] = {}
+    for cell, ll in edge_ll.items():
+        total = ll.copy()
+        for e, d in enumerate(DIRECTIONS):
+            dx, dy = STEP[d]
+            other = edge_ll.get((cell[0] + dx, cell[1] + dy))
+            if other is not None:
+                total[e] += other[DIRECTIONS.index(OPPOSITE[d])]
+        fused[cell] = total
+    return {cell: _decide(features[cell], fused[cell]) for cell in features}
+
+
+def _decide(f: TileFeatures, edge_ll: np.ndarray) -> Reading:
+    expected = expectations()
+    total = sum(t.count for t in TILES.values())
+    keys = list(expected)
+    scores = np.empty(len(keys))
+    for i, (letter, rotation) in enumerate(keys):
+        t = TILES[letter]
+        e = expected[(letter, rotation)]
+        s = sum(edge_ll[k, EDGE_KINDS.index(kind)] for k, kind in enumerate(t.edges(rotation)))
+        s -= np.nan_to_num((f.centre - e.centre) ** 2) / (2 * SHAPE_SIGMA**2)
+        s -= np.nansum((f.corners - e.corners) ** 2) / (2 * SHAPE_SIGMA**2)
+        s += _blue_loglik(f.blue, any(part.shield for part in t.cities))
+        s += PRIOR_WEIGHT * np.log(t.count / total)
+        scores[i] = s
+    probs = np.exp(scores - scores.max())
+    probs /= probs.sum()
+    best = int(np.argmax(probs))
+    letter, rotation = keys[best]
+    return Reading(letter, canonical_rotation(letter, rotation), float(probs[best]))
+
+
+__all__ = ["Reading", "match_board", "expectations", "edge_models", "truth_masks", "MONASTERY_HALF"]

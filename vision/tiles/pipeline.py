@@ -1,0 +1,154 @@
+"""Picture -> board: grid, rectified board, meeples, structure reading, catalog matching, JSON-ready output.
+
+Cells: when `start_cell` is None they count from the top-left corner of the laid tiles' bounding
+box ([0, 0] is the leftmost column and the topmost row, which may be an empty cell); x grows to
+the east (image right), y to the south (image down). A caller that knows where the start tile lies
+in that frame passes it as `start_cell`, and cells then count from the start tile, as the engine
+does; `align_to_board` finds that offset (and a quarter-turn of the whole board) from a known board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.tiles.catalog import TILES
+from vision.tiles.grid import Grid, find_grid
+from vision.tiles.matcher import Reading, match_board
+from vision.tiles.meeples import Blob, Calibration, feature_at, find_meeples
+from vision.tiles.reader import PATCH, blue_mask, field_mask, read_tile
+
+Cell = tuple[int, int]
+
+
+def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
+            calibration: Calibration | None = None) -> dict[str, Any]:
+    """{"tiles": [{"letter", "rotation", "cell", "corners", "confidence"}], "meeples": [{"colour", "cell",
+    "feature"}]} for a BGR picture of the board."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("expected a BGR colour image (height x width x 3)")
+    grid = find_grid(image)
+    if grid is None:
+        return {"tiles": [], "meeples": []}
+    readings, meeples, cells = read_board(image, grid, calibration or Calibration())
+    return to_json(grid, readings, meeples, cells, start_cell)
+
+
+def read_board(image: np.ndarray, grid: Grid, calibration: Calibration
+               ) -> tuple[dict[Cell, Reading], list[tuple[str, Cell, str]], list[Cell]]:
+    """Readings per cell (grid units) and meeples as (colour, cell, feature)."""
+    xs = [c[0] for c in grid.cells]
+    ys = [c[1] for c in grid.cells]
+    x0, y0 = min(xs), min(ys)
+    nx, ny = max(xs) - x0 + 1, max(ys) - y0 + 1
+    to_patch = np.array([[PATCH, 0, -x0 * PATCH], [0, PATCH, -y0 * PATCH], [0, 0, 1]]) @ grid.to_board
+    source, to_patch = _prefiltered(image, to_patch)
+    board = cv2.warpPerspective(source, to_patch, (nx * PATCH, ny * PATCH), flags=cv2.INTER_LINEAR)
+    on_tiles = np.zeros(board.shape[:2], bool)
+    for i, j in grid.cells:
+        on_tiles[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
+    blobs = find_meeples(board, on_tiles, PATCH, calibration)
+    hidden = np.zeros(board.shape[:2], np.uint8)
+    for blob in blobs:
+        hidden |= blob.mask
+    hidden = cv2.dilate(hidden, np.ones((3, 3), np.uint8)) > 0
+    not_field = ~field_mask(board)
+    blue = blue_mask(board)
+    features = {}
+    for i, j in grid.cells:
+        sl = np.s_[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH]
+        features[(i, j)] = read_tile(not_field[sl], blue[sl], ~hidden[sl])
+    readings = match_board(features)
+    meeples = _place_meeples(blobs, readings, x0, y0)
+    return readings, meeples, grid.cells
+
+
+def _prefiltered(image: np.ndarray, to_patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Shrinks the picture first when tiles are much larger than PATCH, so warping does not alias."""
+    jac = np.linalg.inv(to_patch)
+    centre = jac @ np.array([PATCH / 2, PATCH / 2, 1.0])
+    side = np.linalg.norm((jac @ np.array([PATCH * 1.5, PATCH / 2, 1.0]))[:2] / (jac @ np.array(
+        [PATCH * 1.5, PATCH / 2, 1.0]))[2] - centre[:2] / centre[2])
+    factor = side / PATCH  # image px per board px
+    if factor <= 2.0:
+        return image, to_patch
+    shrink = 1.5 / factor
+    small = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    return small, to_patch @ np.diag([1 / shrink, 1 / shrink, 1.0])
+
+
+def _place_meeples(blobs: list[Blob], readings: dict[Cell, Reading], x0: int, y0: int
+                   ) -> list[tuple[str, Cell, str]]:
+    placed: list[tuple[str, Cell, str]] = []
+    for blob in blobs:
+        fx, fy = blob.foot[0] / PATCH, blob.foot[1] / PATCH
+        cell = (int(np.floor(fx)) + x0, int(np.floor(fy)) + y0)
+        if cell not in readings:
+            cell = (cell[0], int(np.floor(fy - 0.15)) + y0)  # feet a touch below the tile's edge
+            if cell not in readings:
+                continue
+        reading = readings[cell]
+        u, v = fx - (cell[0] - x0), min(fy - (cell[1] - y0), 0.999)
+        placed.append((blob.colour, cell, feature_at(reading.letter, reading.rotation, u, v)))
+    return placed
+
+
+def to_json(grid: Grid, readings: dict[Cell, Reading], meeples: list[tuple[str, Cell, str]], cells: list[Cell],
+            start_cell: tuple[int, int] | None) -> dict[str, Any]:
+    x0 = min(c[0] for c in cells)
+    y0 = min(c[1] for c in cells)
+    ox, oy = (x0, y0) if start_cell is None else (x0 + start_cell[0], y0 + start_cell[1])
+    tiles = []
+    for cell in sorted(readings, key=lambda c: (c[1], c[0])):
+        r = readings[cell]
+        tiles.append({
+            "letter": r.letter,
+            "rotation": r.rotation,
+            "cell": [cell[0] - ox, cell[1] - oy],
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners(cell)],
+            "confidence": round(r.confidence, 3),
+        })
+    out_meeples = [{"colour": colour, "cell": [c[0] - ox, c[1] - oy], "feature": feature}
+                   for colour, c, feature in meeples]
+    return {"tiles": tiles, "meeples": out_meeples}
+
+
+def align_to_board(prediction: dict[str, Any], known: dict[Cell, tuple[str, int]]) -> tuple[Cell, int] | None:
+    """The start-tile offset and whole-board quarter turn that best fit tiles the game already has.
+
+    Returns (start_cell in the prediction's frame, board turn in degrees) or None when nothing fits;
+    the caller then re-runs `predict(image, start_cell=...)` (turns other than 0 mean the camera looks
+    at the board from another side).
+    """
+    seen = {tuple(t["cell"]): (t["letter"], t["rotation"]) for t in prediction["tiles"]}
+    if not seen or not known:
+        return None
+    best: tuple[int, Cell, int] | None = None
+    for turn in (0, 90, 180, 270):
+        turned = {_turn_cell(c, turn): (letter, _turn_rotation(letter, rot, turn))
+                  for c, (letter, rot) in known.items()}
+        for anchor in seen:
+            for ref in turned:
+                dx, dy = anchor[0] - ref[0], anchor[1] - ref[1]
+                hits = sum(seen.get((c[0] + dx, c[1] + dy)) == v for c, v in turned.items())
+                if best is None or hits > best[0]:
+                    best = (hits, (dx + _turn_cell((0, 0), turn)[0], dy + _turn_cell((0, 0), turn)[1]), turn)
+    return None if best is None or best[0] == 0 else (best[1], best[2])
+
+
+def _turn_cell(cell: Cell, turn: int) -> Cell:
+    x, y = cell
+    for _ in range(turn // 90):
+        x, y = -y, x
+    return (x, y)
+
+
+def _turn_rotation(letter: str, rotation: int, turn: int) -> int:
+    from vision.tiles.catalog import canonical_rotation
+
+    return canonical_rotation(letter, (rotation + turn) % 360)
+
+
+__all__ = ["predict", "read_board", "to_json", "align_to_board", "TILES"]
