@@ -43,7 +43,7 @@ def superheld_map(rng: np.random.Generator, n: int | None = None, style: int = 0
     else:
         cells = _shape(rng, n)
     gap = rng.uniform(0.0, 1.5)
-    codes = list(rng.permutation(DECK))[:n]
+    codes = list(rng.permutation(DECK if n <= len(DECK) else DECK + DECK))[:n]  # big maps take two decks
     design = int(rng.integers(2))
     placements = []
     for (cx, cy), code in zip(cells, codes, strict=False):

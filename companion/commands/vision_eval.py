@@ -1,0 +1,52 @@
+"""`companion vision-eval [--real DIR] [--scenes N]`: the card recogniser's accuracy, real and synthetic."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from companion.cli import UsageError
+
+DEFAULT_REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-dev"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("vision-eval", help="measure card recall and rank accuracy (real photos, synthetic scenes)")
+    p.add_argument("--real", type=Path, default=DEFAULT_REAL, help="folder of photos with VOC .xml boxes")
+    p.add_argument("--limit", type=int, default=None, help="only the first N real photos")
+    p.add_argument("--scenes", type=int, default=20, help="held-out synthetic scenes (0: none)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.cards import predict
+    from vision.evaluate import evaluate_real, evaluate_synthetic
+
+    result: dict[str, object] = {}
+    try:
+        if args.real is not None and args.real.is_dir():
+            result["real"] = evaluate_real(args.real, predict, args.limit).to_json()
+        else:
+            result["real"] = f"skipped: {args.real} is not a folder"
+        if args.scenes > 0:
+            result["synthetic"] = evaluate_synthetic(predict, args.scenes)
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    real = result["real"]
+    if isinstance(real, dict):
+        print(f"real photos ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
+              f"{real['recall_iou50']:.2%}, rank accuracy {real['rank_accuracy_of_found']:.2%} of found "
+              f"({real['rank_accuracy_of_all']:.2%} of all)")
+    else:
+        print(f"real photos: {real}")
+    syn = result.get("synthetic")
+    if isinstance(syn, dict):
+        print(f"synthetic held-out ({syn['scenes']} scenes, {syn['cards']} cards): card error {syn['card_error']:.2%} "
+              f"(wrong {syn['wrong_code']}, missed {syn['missed']}, extra {syn['false_positives']}); "
+              f"layout exactly right {syn['layout_exact_all']:.0%} {syn['layout_exact']}")
+    return 0

@@ -1,0 +1,117 @@
+"""The synthetic generator: faces, backs, tables, hands, pasting, scenes and their truths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.geometry import CROP_H, CROP_W, index_crop, portrait_corners, quad_iou, rotate_corners
+from vision.synth.cards import card_height, face_style, render_back, render_face
+from vision.synth.hands import draw_hand
+from vision.synth.layouts import SCOUNDREL_DECK, loose_cards, scoundrel_table, superheld_map
+from vision.synth.scene import compose, paste_card
+from vision.synth.textures import TEXTURES, table
+
+
+@pytest.mark.parametrize("code", ["AS", "10H", "QD", "KC", "7S", "JOKER"])
+@pytest.mark.parametrize("style", [0, 3, 17])
+def test_face_is_bgr_card_shaped(code: str, style: int) -> None:
+    img = render_face(code, style, 126)
+    assert img.dtype == np.uint8 and img.shape == (card_height(126), 126, 3)
+    assert abs(img.shape[0] / img.shape[1] - 88 / 63) < 0.01
+    assert img.std() > 10  # something is drawn on the paper
+
+
+def test_red_and_black_suits_differ_in_colour() -> None:
+    red, black = render_face("5H", 0, 126).astype(int), render_face("5S", 0, 126).astype(int)
+    red_ink = (red[:, :, 2] - red[:, :, 1] > 80).sum()
+    black_ink = (black[:, :, 2] - black[:, :, 1] > 80).sum()
+    assert red_ink > 200 and black_ink == 0
+
+
+def test_styles_cover_the_deck_languages() -> None:
+    languages = {face_style(s).language for s in range(1, 60)}
+    assert languages == {"english", "dutch", "german", "french"}
+    assert {face_style(s).ace for s in range(1, 60)} == {"A", "1"}
+
+
+def test_backs_differ_between_designs() -> None:
+    a, b = render_back(0, 100), render_back(1, 100)
+    assert a.shape == b.shape == (card_height(100), 100, 3)
+    assert np.abs(a.astype(int) - b.astype(int)).mean() > 30
+
+
+@pytest.mark.parametrize("kind", sorted(TEXTURES))
+def test_table_textures(kind: str) -> None:
+    img = table(np.random.default_rng(1), 160, 90, kind)
+    assert img.shape == (90, 160, 3) and img.dtype == np.uint8
+
+
+def test_paste_card_lands_on_the_corners() -> None:
+    scene = np.zeros((200, 300, 3), np.uint8)
+    corners = np.array([[50, 40], [113, 40], [113, 128], [50, 128]], np.float32)
+    paste_card(scene, render_face("AS", 0, 63), corners)
+    assert scene[60, 108].mean() > 200  # inside: paper (top-right of an ace)
+    assert scene[20, 20].sum() == 0 and scene[150, 200].sum() == 0  # outside untouched
+
+
+def test_draw_hand_paints_near_the_anchor() -> None:
+    image = np.full((240, 320, 3), 255, np.uint8)
+    out = draw_hand(image, np.random.default_rng(3), (160, 120))
+    assert out is image
+    assert out[120, 160].mean() < 250
+
+
+def test_index_crop_of_a_rendered_card_reads_upright() -> None:
+    face = render_face("KS", 0, 252)
+    h, w = face.shape[:2]
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    crop = index_crop(face, corners)
+    turned = index_crop(face, rotate_corners(corners, 2))
+    assert crop.shape == (CROP_H, CROP_W, 3)
+    assert crop.mean() < 245  # ink of the index
+    assert np.abs(crop.astype(int) - turned.astype(int)).mean() < 20  # both printed indices look alike
+
+
+def test_portrait_corners_put_a_short_side_first() -> None:
+    q = np.array([[0, 0], [0, 88], [63, 88], [63, 0]], np.float32)[::-1]
+    p = portrait_corners(q)
+    assert np.linalg.norm(p[1] - p[0]) == pytest.approx(63, abs=0.1)
+    assert quad_iou(p, q) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_superheld_map_is_edge_connected() -> None:
+    placements, truth = superheld_map(np.random.default_rng(2), n=30)
+    assert len(placements) == 30
+    seen, todo = {0}, [0]
+    while todo:
+        i = todo.pop()
+        for a, b in truth["edges"]:
+            for j in ((b,) if a == i else (a,) if b == i else ()):
+                if j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+    assert seen == set(range(30))
+    down = [p for p in placements if p.code is None]
+    assert all(p.zone == "map" for p in placements) and down  # the forest lies face down
+
+
+def test_scoundrel_table_uses_scoundrel_cards() -> None:
+    for seed in range(20):
+        placements, truth = scoundrel_table(np.random.default_rng(seed))
+        codes = [p.code for p in placements if p.code is not None]
+        assert set(codes) <= set(SCOUNDREL_DECK) and len(codes) == len(set(codes))
+        zones = truth["zones"]
+        if zones["weapon"] is not None:
+            assert zones["weapon"].endswith("D")
+        assert all(m[-1] in "SC" for m in zones["weapon_monsters"])
+
+
+def test_compose_reports_visibility() -> None:
+    rng = np.random.default_rng(5)
+    placements, _ = loose_cards(rng)
+    image, truths, hom = compose(placements, rng, (640, 360), hands=1)
+    assert image.shape == (360, 640, 3) and hom.shape == (3, 3)
+    assert len(truths) == len(placements)
+    assert all(0.0 <= t.visible <= 1.0 for t in truths)
+    assert any(t.visible > 0.9 for t in truths)

@@ -1,0 +1,169 @@
+"""Measure the card recogniser: real photographs (whole-card recall at IoU 0.5, rank accuracy) and held-out
+synthetic scenes (card error, whole layout exactly right).
+
+Real photos: a folder of images with Pascal-VOC .xml boxes of whole cards and rank-only names
+(`nine` .. `ace`), as in ../shared/data/real-cards-dev. A box is found when some predicted card's
+axis-aligned bounds overlap it at IoU >= 0.5; its rank is right when that card's code has the rank.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.cards.geometry import quad_iou
+from vision.detections import CardDetections
+from vision.homography import table_homography
+from vision.layout import scoundrel_zones, superheld_map
+from vision.synth.layouts import scoundrel_table
+from vision.synth.layouts import superheld_map as superheld_layout
+from vision.synth.scene import compose
+from vision.truth import must_see
+
+RANK_NAMES: dict[str, str] = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                              "seven": "7", "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q",
+                              "king": "K"}
+Predictor = Callable[[np.ndarray], CardDetections]
+
+
+def read_voc(path: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """(name, (x0, y0, x1, y1)) per object of a VOC annotation."""
+    root = ET.parse(path).getroot()
+    out = []
+    for obj in root.iter("object"):
+        box = obj.find("bndbox")
+        if box is None:
+            continue
+        coords = tuple(float(box.findtext(k, "0")) for k in ("xmin", "ymin", "xmax", "ymax"))
+        out.append((obj.findtext("name", "").strip().lower(), coords))
+    return out  # type: ignore[return-value]
+
+
+def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+@dataclass
+class RealScore:
+    images: int = 0
+    boxes: int = 0
+    found: int = 0
+    rank_right: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"images": self.images, "cards": self.boxes,
+                "recall_iou50": round(self.found / max(1, self.boxes), 4),
+                "rank_accuracy_of_found": round(self.rank_right / max(1, self.found), 4),
+                "rank_accuracy_of_all": round(self.rank_right / max(1, self.boxes), 4),
+                "median_ms": round(1000 * float(np.median(self.seconds)), 1) if self.seconds else None}
+
+
+def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None) -> RealScore:
+    """Every annotated image in `folder` (sorted), or the first `limit`."""
+    import time
+
+    score = RealScore()
+    xmls = sorted(folder.glob("*.xml"))[:limit]
+    for xml in xmls:
+        image_path = next((p for p in (xml.with_suffix(s) for s in (".JPG", ".jpg", ".jpeg", ".png")) if p.exists()),
+                          None)
+        image = cv2.imread(str(image_path)) if image_path else None
+        if image is None:
+            continue
+        start = time.perf_counter()
+        dets = predict(image)
+        score.seconds.append(time.perf_counter() - start)
+        score.images += 1
+        boxes = [(c[:, 0].min(), c[:, 1].min(), c[:, 0].max(), c[:, 1].max()) for c in dets.corners]
+        used: set[int] = set()
+        for name, gt in read_voc(xml):
+            score.boxes += 1
+            ious = [(box_iou(gt, b), k) for k, b in enumerate(boxes) if k not in used]
+            best = max(ious, default=(0.0, -1))
+            if best[0] < 0.5:
+                continue
+            used.add(best[1])
+            score.found += 1
+            code = dets.codes[best[1]]
+            score.rank_right += int(code != "back" and code[:-1] == RANK_NAMES.get(name, "?"))
+    return score
+
+
+def match_cards(dets: CardDetections, truths: list, iou: float = 0.5) -> tuple[int, int, int, dict[int, int]]:
+    """Greedy outline matching; returns (right, wrong code, false positives, truth index -> detection index)."""
+    wanted = [i for i, t in enumerate(truths) if must_see(t)]
+    pairs = sorted(((quad_iou(truths[i].corners, d), i, k) for i in wanted for k, d in enumerate(dets.corners)),
+                   reverse=True)
+    taken_t: set[int] = set()
+    taken_d: set[int] = set()
+    mapping: dict[int, int] = {}
+    for value, i, k in pairs:
+        if value < iou:
+            break
+        if i in taken_t or k in taken_d:
+            continue
+        taken_t.add(i)
+        taken_d.add(k)
+        mapping[i] = k
+    right = sum(1 for i, k in mapping.items() if dets.codes[k] == truths[i].code)
+    wrong = len(mapping) - right
+    extra = len(dets) - len(mapping)
+    return right, wrong, extra, mapping
+
+
+def _layout_right(kind: str, truth: dict, truths: list, dets: CardDetections, mapping: dict[int, int],
+                  shape: tuple[int, ...]) -> bool:
+    if kind == "scoundrel":
+        zones = scoundrel_zones(dets, shape)
+        t = truth["zones"]
+        return (zones["room"] == t["room"] and zones["weapon"] == t["weapon"]
+                and zones["weapon_monsters"] == t["weapon_monsters"]
+                and bool(zones["dungeon"]) == t["dungeon"] and bool(zones["discard"]) == t["discard"])
+    graph = superheld_map(dets, table_homography(dets))
+    found = {tuple(e) for e in graph["edges"]}
+    expected = {(min(mapping.get(a, -1), mapping.get(b, -1)), max(mapping.get(a, -1), mapping.get(b, -1)))
+                for a, b in truth["edges"]}
+    return found == expected and len(mapping) == len(truths)
+
+
+def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606) -> dict[str, Any]:
+    """Held-out scenes (a seed the training set never used): maps, Scoundrel tables with fans, piles, hands."""
+    rng = np.random.default_rng(seed)
+    total = right = wrong = missed = extra = 0
+    layouts_right = {"superheld": [0, 0], "scoundrel": [0, 0]}
+    for n in range(scenes):
+        kind = "superheld" if n % 2 == 0 else "scoundrel"
+        style = 0 if n % 4 < 2 else int(rng.integers(1, 200))
+        if kind == "superheld":
+            placements, truth = superheld_layout(rng, n=int(rng.integers(12, 49)), style=style)
+            image, truths, _ = compose(placements, rng, hands=int(rng.random() < 0.3), max_tilt=0.35,
+                                       fill=(0.8, 0.97))
+        else:
+            placements, truth = scoundrel_table(rng, style=style)
+            image, truths, _ = compose(placements, rng, hands=0, max_tilt=0.35, fill=(0.7, 0.95), max_turn=12)
+        dets = predict(image)
+        r, w, e, mapping = match_cards(dets, truths)
+        seen = sum(1 for t in truths if must_see(t))
+        total += seen
+        right += r
+        wrong += w
+        extra += e
+        missed += seen - r - w
+        layouts_right[kind][1] += 1
+        layouts_right[kind][0] += int(_layout_right(kind, truth, truths, dets, mapping, image.shape))
+    errors = wrong + missed + extra
+    return {"scenes": scenes, "cards": total, "right": right, "wrong_code": wrong, "missed": missed,
+            "false_positives": extra, "card_error": round(errors / max(1, total), 4),
+            "layout_exact": {k: round(v[0] / max(1, v[1]), 3) for k, v in layouts_right.items()},
+            "layout_exact_all": round(sum(v[0] for v in layouts_right.values()) / max(1, scenes), 3)}
