@@ -19,7 +19,7 @@ MOVING, HAND, SETTLING, STILL = "moving", "hand", "settling", "still"
 @dataclass(frozen=True, slots=True)
 class GateConfig:
     width: int = 160  # analysis width in pixels
-    still_s: float = 0.2  # stillness needed before a change is committed
+    still_s: float = 0.12  # stillness needed before a change is committed (4 frames at 30 fps)
     level: int = 18  # grey-level difference that counts as a change
     motion_fraction: float = 0.002  # share of changed pixels (frame to frame) that means movement
     arm_fraction: float = 0.004  # a change touching the play area's edge this big is an arm

@@ -83,7 +83,7 @@ class SseClock:
                 if line.startswith(b"data: "):
                     n = len(json.loads(line[6:]).get("moves", []))
                     self.arrived.setdefault(n, time.monotonic())
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):  # closed under the reader
             return
 
     def close(self) -> None:
