@@ -24,7 +24,7 @@ class Grid:
     """`to_board` maps image px to board units: cell (i, j) spans [i, i+1] x [j, j+1]."""
 
     to_board: np.ndarray
-    cells: list[Cell]  # occupied cells, in board units
+    cells: list[Cell]  # cells that may hold a tile (mostly unlike the table); the reader confirms them
     table_lab: np.ndarray  # the table's colour, for the caller's own masks
 
     def corners(self, cell: Cell) -> np.ndarray:
@@ -44,6 +44,11 @@ def find_grid(image: np.ndarray) -> Grid | None:
     board_mask = _fill_holes(raw_mask)
     if board_mask.sum() < 100:
         return None
+    quad = _single_tile(board_mask)
+    if quad is not None:
+        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+        to_board = _fit_outline(cv2.getPerspectiveTransform(quad.astype(np.float32), unit), board_mask)
+        return Grid(to_board @ np.diag([scale, scale, 1.0]), [(0, 0)], table_lab)
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
     rect = _rectifier(grey, board_mask)
     to_canvas, canvas_size = _fit_canvas(rect, board_mask)
@@ -65,8 +70,8 @@ def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     border = np.concatenate([lab[:band].reshape(-1, 3), lab[-band:].reshape(-1, 3),
                              lab[:, :band].reshape(-1, 3), lab[:, -band:].reshape(-1, 3)])
     table = np.median(border, axis=0)
-    spread = np.percentile(_table_distance(border, table), 75)
-    dist = _table_distance(lab, table)
+    spread = np.percentile(table_distance(border, table), 75)
+    dist = table_distance(lab, table)
     mask = (dist > max(10.0, 2.5 * spread)).astype(np.uint8)
     k = max(3, min(h, w) // 200 * 2 + 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
@@ -79,7 +84,39 @@ def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.isin(labels, keep), table
 
 
-def _table_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+def _single_tile(mask: np.ndarray) -> np.ndarray | None:
+    """The corners TL TR BR BL when the board is one convex, squarish quadrilateral: a single tile.
+
+    (A rectangle of several tiles is longer than perspective makes a square look, and goes on to the
+    general search.)
+    """
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours or len(contours) > 3:
+        return None
+    # pale roads and cities notch a tile's outline or cut it in two; the hull of the pieces stays square
+    hull = cv2.convexHull(np.vstack(contours))
+    area = sum(cv2.contourArea(c) for c in contours)
+    quad = None
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
+        if len(approx) == 4:
+            quad = approx
+            break
+    hull_area = cv2.contourArea(hull)
+    if quad is None or area < 0.78 * hull_area or cv2.contourArea(quad.astype(np.float32)) < 0.9 * hull_area:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if max(a, b) / min(a, b) > 1.55:
+        return None
+    centre = quad.mean(axis=0)
+    angle = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angle)]  # clockwise on screen (y down), starting anywhere
+    first = int(np.argmin(quad.sum(axis=1)))
+    return np.roll(quad, -first, axis=0)
+
+
+def table_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
     """Colour distance from the table; darker than the table counts little (shadows are table too)."""
     diff = lab - table
     light = diff[..., 0]
@@ -367,8 +404,8 @@ def _fit_outline(to_board: np.ndarray, mask: np.ndarray, rounds: int = 4) -> np.
     return current @ norm
 
 
-def _occupied(mask: np.ndarray, to_board: np.ndarray) -> list[Cell]:
-    """Cells whose middle is mostly board, not table."""
+def _occupied(mask: np.ndarray, to_board: np.ndarray, share: float = 0.3) -> list[Cell]:
+    """Cells whose middle is at least `share` board, not table (pale art can look like the table)."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return []
@@ -381,6 +418,6 @@ def _occupied(mask: np.ndarray, to_board: np.ndarray) -> list[Cell]:
     for (i, j), count in zip(cells, counts, strict=True):
         quad = cv2.perspectiveTransform(np.array([[[i + 0.2, j + 0.2], [i + 0.8, j + 0.2], [i + 0.8, j + 0.8],
                                                    [i + 0.2, j + 0.8]]], np.float64), inv)[0]
-        if count > 0.6 * cv2.contourArea(quad.astype(np.float32)):
+        if count > share * cv2.contourArea(quad.astype(np.float32)):
             found.append((int(i), int(j)))
     return found

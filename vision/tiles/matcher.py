@@ -79,12 +79,31 @@ def edge_loglik(f: TileFeatures) -> np.ndarray:
     return out
 
 
-def _blue_loglik(blue: float, shield: bool) -> float:
-    if np.isnan(blue):
-        return 0.0
-    p = 1 / (1 + np.exp(-(blue - SHIELD_BLUE) / 0.0015))
-    p = float(np.clip(p, 0.02, 0.98))
-    return float(np.log(p if shield else 1 - p))
+@dataclass(frozen=True)
+class _Table:
+    """Every hypothesis as arrays, so a tile is scored against all of them at once."""
+
+    keys: list[tuple[str, int]]
+    kinds: np.ndarray  # (H, 4) index into EDGE_KINDS
+    centre: np.ndarray  # (H,)
+    corners: np.ndarray  # (H, 4)
+    shield: np.ndarray  # (H,) bool
+    prior: np.ndarray  # (H,)
+
+
+@cache
+def _table() -> _Table:
+    expected = expectations()
+    keys = list(expected)
+    total = sum(t.count for t in TILES.values())
+    return _Table(
+        keys=keys,
+        kinds=np.array([[EDGE_KINDS.index(k) for k in TILES[letter].edges(r)] for letter, r in keys]),
+        centre=np.array([expected[h].centre for h in keys]),
+        corners=np.array([expected[h].corners for h in keys]),
+        shield=np.array([any(p.shield for p in TILES[letter].cities) for letter, _ in keys]),
+        prior=np.array([PRIOR_WEIGHT * np.log(TILES[letter].count / total) for letter, _ in keys]),
+    )
 
 
 def match_board(features: dict[Cell, TileFeatures]) -> dict[Cell, Reading]:
@@ -103,23 +122,19 @@ def match_board(features: dict[Cell, TileFeatures]) -> dict[Cell, Reading]:
 
 
 def _decide(f: TileFeatures, edge_ll: np.ndarray) -> Reading:
-    expected = expectations()
-    total = sum(t.count for t in TILES.values())
-    keys = list(expected)
-    scores = np.empty(len(keys))
-    for i, (letter, rotation) in enumerate(keys):
-        t = TILES[letter]
-        e = expected[(letter, rotation)]
-        s = sum(edge_ll[k, EDGE_KINDS.index(kind)] for k, kind in enumerate(t.edges(rotation)))
-        s -= np.nan_to_num((f.centre - e.centre) ** 2) / (2 * SHAPE_SIGMA**2)
-        s -= np.nansum((f.corners - e.corners) ** 2) / (2 * SHAPE_SIGMA**2)
-        s += _blue_loglik(f.blue, any(part.shield for part in t.cities))
-        s += PRIOR_WEIGHT * np.log(t.count / total)
-        scores[i] = s
+    t = _table()
+    scores = edge_ll[np.arange(4), t.kinds].sum(axis=1) + t.prior
+    if not np.isnan(f.centre):
+        scores -= (f.centre - t.centre) ** 2 / (2 * SHAPE_SIGMA**2)
+    seen = ~np.isnan(f.corners)
+    scores -= ((f.corners[seen] - t.corners[:, seen]) ** 2).sum(axis=1) / (2 * SHAPE_SIGMA**2)
+    if not np.isnan(f.blue):
+        p = float(np.clip(1 / (1 + np.exp(-(f.blue - SHIELD_BLUE) / 0.0015)), 0.02, 0.98))
+        scores += np.where(t.shield, np.log(p), np.log(1 - p))
     probs = np.exp(scores - scores.max())
     probs /= probs.sum()
     best = int(np.argmax(probs))
-    letter, rotation = keys[best]
+    letter, rotation = t.keys[best]
     return Reading(letter, canonical_rotation(letter, rotation), float(probs[best]))
 
 

@@ -12,14 +12,18 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.tiles.figures import MEEPLE_PAINT
+from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
 from vision.tiles.geometry import CITY_LABEL, FIELD_LABEL, MONASTERY_LABEL, ROAD_LABEL, rotated_feature_map
 from vision.tiles.geometry import feature_edge as _feature_edge
 
-MIN_AREA = 0.016  # tile units squared; a shield is about 0.01, a meeple 0.03 and more
-MAX_AREA = 0.3
-COLOUR_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT)
-LIGHT_WEIGHT = 0.5
+MIN_AREA = 0.018  # tile units squared; a shield is about 0.01, a meeple 0.02 to 0.06
+MAX_AREA = 0.2
+PIXEL_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT) from a calibrated colour, per pixel
+BLOB_DISTANCE = 22.0  # the same for a blob's median: roofs and shields sit further off than meeples
+LIGHT_WEIGHT = 0.4
+MIN_SHAPE = 0.64  # overlap with the meeple outline, both scaled to their bounding box
+ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to fairly low
+SHAPE_SIDE = 20
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
@@ -82,29 +86,66 @@ class Blob:
     mask: np.ndarray  # bool, board-sized
 
 
+def _nearest_lut(calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest calibrated colour and its distance for every Lab cell of 8 x 8 x 8 units (fast per-pixel lookup)."""
+    grid = np.arange(4, 256, 8, dtype=np.float32)
+    cells = np.stack(np.meshgrid(grid, grid, grid, indexing="ij"), axis=-1).reshape(-1, 3)
+    dist = np.stack([_distance(cells, ref) for ref in calibration.colours.values()])
+    return dist.argmin(axis=0).astype(np.uint8), dist.min(axis=0)
+
+
 def find_meeples(board_bgr: np.ndarray, on_tiles: np.ndarray, patch: int, calibration: Calibration) -> list[Blob]:
-    """Meeple-coloured blobs of meeple size on the rectified board (`patch` px per tile)."""
-    lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    """Meeple-coloured blobs of meeple size and shape on the rectified board (`patch` px per tile)."""
+    lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
     names = list(calibration.colours)
-    dist = np.stack([_distance(lab, calibration.colours[n]) for n in names])
-    nearest = dist.argmin(axis=0)
-    close = (dist.min(axis=0) < COLOUR_DISTANCE) & on_tiles
+    nearest_lut, dist_lut = _nearest_lut(calibration)
+    q = lab >> 3
+    index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
+    close = ((dist_lut[index] < PIXEL_DISTANCE) & on_tiles).astype(np.uint8)
+    close = cv2.morphologyEx(close, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    nearest = nearest_lut[index]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(close)
     blobs: list[Blob] = []
     area_unit = patch * patch
-    kernel = np.ones((2, 2), np.uint8)
-    for k, name in enumerate(names):
-        mask = cv2.morphologyEx(((nearest == k) & close).astype(np.uint8), cv2.MORPH_OPEN, kernel)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-        for i in range(1, n):
-            area = stats[i, cv2.CC_STAT_AREA] / area_unit
-            if not MIN_AREA <= area <= MAX_AREA:
-                continue
-            w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-            if min(w, h) < 0.12 * patch:
-                continue  # a wall or a road edge, not a figure
-            blob = labels == i
-            blobs.append(Blob(name, _foot(blob), blob))
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area / area_unit < MIN_AREA or min(w, h) < 0.12 * patch:
+            continue
+        region = labels[y:y + h, x:x + w] == i
+        k = int(np.bincount(nearest[y:y + h, x:x + w][region], minlength=len(names)).argmax())
+        part = region & (nearest[y:y + h, x:x + w] == k)  # one colour: two touching meeples stay apart
+        ys, xs = np.nonzero(part)
+        if len(ys) / area_unit < MIN_AREA or len(ys) / area_unit > MAX_AREA:
+            continue
+        top, left = ys.min(), xs.min()
+        crop = part[top:ys.max() + 1, left:xs.max() + 1]
+        ch, cw = crop.shape
+        if not ASPECT[0] <= cw / ch <= ASPECT[1] or _shape_overlap(crop) < MIN_SHAPE:
+            continue  # a roof, a cross, a shield, a wall: not a meeple's outline
+        pixels = lab[y:y + h, x:x + w][part].astype(np.float32)
+        if np.median(_distance(pixels, calibration.colours[names[k]])) > BLOB_DISTANCE:
+            continue
+        blob = np.zeros(board_bgr.shape[:2], bool)
+        blob[y:y + h, x:x + w] = part
+        blobs.append(Blob(names[k], _foot(blob), blob))
     return blobs
+
+
+def _template() -> np.ndarray:
+    canvas = np.zeros((SHAPE_SIDE, SHAPE_SIDE), np.uint8)
+    pts = np.round(MEEPLE_OUTLINE * (SHAPE_SIDE - 1) * 16).astype(np.int32)
+    cv2.fillPoly(canvas, [pts], 1, cv2.LINE_8, shift=4)
+    return canvas > 0
+
+
+TEMPLATE = _template()
+
+
+def _shape_overlap(crop: np.ndarray) -> float:
+    """Intersection over union of a blob and the meeple outline, each stretched to a square."""
+    scaled = cv2.resize(crop.astype(np.uint8), (SHAPE_SIDE, SHAPE_SIDE), interpolation=cv2.INTER_NEAREST) > 0
+    union = (scaled | TEMPLATE).sum()
+    return float((scaled & TEMPLATE).sum() / union) if union else 0.0
 
 
 def _foot(blob: np.ndarray) -> tuple[float, float]:

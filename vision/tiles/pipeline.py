@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.tiles.catalog import TILES
-from vision.tiles.grid import Grid, find_grid
+from vision.tiles.grid import Grid, find_grid, table_distance
 from vision.tiles.matcher import Reading, match_board
 from vision.tiles.meeples import Blob, Calibration, feature_at, find_meeples
 from vision.tiles.reader import PATCH, blue_mask, field_mask, read_tile
@@ -33,6 +33,8 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
     if grid is None:
         return {"tiles": [], "meeples": []}
     readings, meeples, cells = read_board(image, grid, calibration or Calibration())
+    if not cells:
+        return {"tiles": [], "meeples": []}
     return to_json(grid, readings, meeples, cells, start_cell)
 
 
@@ -46,23 +48,41 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration
     to_patch = np.array([[PATCH, 0, -x0 * PATCH], [0, PATCH, -y0 * PATCH], [0, 0, 1]]) @ grid.to_board
     source, to_patch = _prefiltered(image, to_patch)
     board = cv2.warpPerspective(source, to_patch, (nx * PATCH, ny * PATCH), flags=cv2.INTER_LINEAR)
+    not_field = ~field_mask(board)
+    blue = blue_mask(board)
+    cells = _confirmed(board, grid, not_field, blue, x0, y0)
     on_tiles = np.zeros(board.shape[:2], bool)
-    for i, j in grid.cells:
+    for i, j in cells:
         on_tiles[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
     blobs = find_meeples(board, on_tiles, PATCH, calibration)
     hidden = np.zeros(board.shape[:2], np.uint8)
     for blob in blobs:
         hidden |= blob.mask
     hidden = cv2.dilate(hidden, np.ones((3, 3), np.uint8)) > 0
-    not_field = ~field_mask(board)
-    blue = blue_mask(board)
     features = {}
-    for i, j in grid.cells:
+    for i, j in cells:
         sl = np.s_[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH]
         features[(i, j)] = read_tile(not_field[sl], blue[sl], ~hidden[sl])
     readings = match_board(features)
     meeples = _place_meeples(blobs, readings, x0, y0)
-    return readings, meeples, grid.cells
+    return readings, meeples, cells
+
+
+def _confirmed(board: np.ndarray, grid: Grid, not_field: np.ndarray, blue: np.ndarray, x0: int, y0: int
+               ) -> list[Cell]:
+    """Candidate cells that hold a tile: some field or shield, or mostly unlike the table.
+
+    Colour alone confuses a city-covered tile with a wooden table, and a hole in the board with a
+    tile; fields and shields settle most cases (a lone C on a table of its colour is still lost).
+    """
+    unlike_table = table_distance(cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32), grid.table_lab) > 12
+    a, b = int(0.15 * PATCH), int(0.85 * PATCH)
+    cells = []
+    for i, j in grid.cells:
+        sl = np.s_[(j - y0) * PATCH + a:(j - y0) * PATCH + b, (i - x0) * PATCH + a:(i - x0) * PATCH + b]
+        if (~not_field[sl]).mean() > 0.08 or blue[sl].mean() > 0.003 or unlike_table[sl].mean() > 0.6:
+            cells.append((i, j))
+    return cells
 
 
 def _prefiltered(image: np.ndarray, to_patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
