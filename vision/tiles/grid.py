@@ -16,7 +16,7 @@ import numpy as np
 Cell = tuple[int, int]
 WORK_SIDE = 800  # longest side the grid is searched at
 MIN_PITCH = 14.0  # rectified px
-VP_PRIOR = 0.0  # pull of a vanishing point towards infinity, per unit of line length
+SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
 
 
 @dataclass
@@ -47,16 +47,28 @@ def find_grid(image: np.ndarray) -> Grid | None:
     quad = _single_tile(board_mask)
     if quad is not None:
         unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-        to_board = _fit_outline(cv2.getPerspectiveTransform(quad.astype(np.float32), unit), board_mask)
+        to_board, _ = _fit_outline(cv2.getPerspectiveTransform(quad.astype(np.float32), unit),
+                                   _outline_points(board_mask))
         return Grid(to_board @ np.diag([scale, scale, 1.0]), [(0, 0)], table_lab)
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
     rect = _rectifier(grey, board_mask)
     to_canvas, canvas_size = _fit_canvas(rect, board_mask)
     canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
     fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
-    px, ox, py, oy = _pitches(canvas, fg)
-    to_units = np.array([[1 / px, 0, -ox / px], [0, 1 / py, -oy / py], [0, 0, 1]])
-    to_board = _fit_outline(to_units @ to_canvas, board_mask)
+    outline = _outline_points(board_mask)
+    best: tuple[float, np.ndarray] | None = None
+    for px, ox, py, oy in _pitch_candidates(canvas, fg):
+        to_units = np.array([[1 / px, 0, -ox / px], [0, 1 / py, -oy / py], [0, 0, 1]])
+        fitted, inliers = _fit_outline(to_units @ to_canvas, outline, rounds=3, sample=1500)
+        # inliers beyond chance (a fine comb catches stray points), and among equal fits the larger
+        # pitch (a half pitch fits the same outline just as well)
+        chance = min(0.9, 2 * max(2.0 / min(px, py), SLOP))
+        score = (inliers - chance) / (1 - chance) + 0.05 * np.log(min(px, py))
+        if best is None or score > best[0]:
+            best = (score, fitted)
+    if best is None:
+        return None
+    to_board, _ = _fit_outline(best[1], outline)
     cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
@@ -244,9 +256,7 @@ def _vanishing_point(p1: np.ndarray, p2: np.ndarray, length: np.ndarray, angle: 
     keep = _inliers(best, mids, dirs)
     if keep.sum() >= 2:
         a = lines[keep] * np.sqrt(length[keep])[:, None]
-        # a weak pull towards parallel lines: few short lines must not invent strong perspective
-        prior = np.array([[0.0, 0.0, np.sqrt(VP_PRIOR * length[keep].sum())]])
-        best = np.linalg.svd(np.vstack([a, prior]), full_matrices=False)[2][-1]
+        best = np.linalg.svd(a, full_matrices=False)[2][-1]
     return best / np.linalg.norm(best)
 
 
@@ -334,58 +344,82 @@ def _refine(peaks: np.ndarray, p: float, phase: float) -> tuple[float, float]:
     return p, phase % p
 
 
-def _pitches(canvas: np.ndarray, fg: np.ndarray) -> tuple[float, float, float, float]:
-    """Pitch and boundary offset per axis, from the board outline.
+def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """(pitch x, offset x, pitch y, offset y) worth trying, from the board outline; best guess first.
 
-    Every stretch of outline lies on a grid line, so the true pitch puts all outline peaks on one
-    comb; so does any divisor of it, hence the largest such pitch is taken. Tiles are square and the
-    rectification keeps the axes' scales within a few tens of percent, so both axes are chosen together
-    (a 1x3 row gets its pitch from the short axis).
+    Every stretch of outline lies on a grid line, so the true pitch puts the outline peaks on one
+    comb; so does any divisor of it, hence the largest well-fitting pitch is the first guess. Tiles
+    are square and the rectification keeps the axes' scales within a few tens of percent, so the axes
+    are paired (a 1x3 row gets its pitch from the short axis). A residual tilt smears the peaks, so
+    the next-best combs are offered too; the caller keeps the one the whole outline fits best.
     """
     peaks_x, peaks_y = _outline_peaks(fg, 0), _outline_peaks(fg, 1)
     if len(peaks_x) < 2 or len(peaks_y) < 2:
         h, w = fg.shape
-        return float(w), 0.0, float(h), 0.0
+        return [(float(w), 0.0, float(h), 0.0)]
     px = np.arange(MIN_PITCH, np.ptp(peaks_x[:, 0]) + 3, 0.5)
     py = np.arange(MIN_PITCH, np.ptp(peaks_y[:, 0]) + 3, 0.5)
     share_x, phase_x = _fits(peaks_x, px)
     share_y, phase_y = _fits(peaks_y, py)
+    ratio = np.abs(np.log(px[:, None] / py[None, :]))
+    pairs: list[tuple[int, int]] = []
     good_x = share_x >= 0.9 * share_x.max()
     good_y = share_y >= 0.9 * share_y.max()
-    ratio = np.abs(np.log(px[:, None] / py[None, :]))
     ok = good_x[:, None] & good_y[None, :] & (ratio < 0.25)
-    if not ok.any():
-        ok = good_x[:, None] & good_y[None, :]
-    size = np.where(ok, np.minimum(px[:, None], py[None, :]) - 5 * ratio, -np.inf)
-    i, j = np.unravel_index(np.argmax(size), size.shape)
-    rx, ox = _refine(peaks_x, px[i], phase_x[i])
-    ry, oy = _refine(peaks_y, py[j], phase_y[j])
-    return rx, ox, ry, oy
+    if ok.any():
+        size = np.where(ok, np.minimum(px[:, None], py[None, :]) - 5 * ratio, -np.inf)
+        i, j = np.unravel_index(np.argmax(size), size.shape)
+        pairs.append((int(i), int(j)))
+    for i in _top_peaks(share_x, 3):
+        for j in _top_peaks(share_y, 3):
+            if ratio[i, j] < 0.3 and (i, j) not in pairs:
+                pairs.append((i, j))
+    out = []
+    for i, j in pairs[:7]:
+        rx, ox = _refine(peaks_x, px[i], phase_x[i])
+        ry, oy = _refine(peaks_y, py[j], phase_y[j])
+        out.append((rx, ox, ry, oy))
+    return out
 
 
-def _fit_outline(to_board: np.ndarray, mask: np.ndarray, rounds: int = 4) -> np.ndarray:
+def _top_peaks(values: np.ndarray, count: int) -> list[int]:
+    """Indices of the highest local maxima."""
+    is_peak = (values >= np.r_[values[1:], -np.inf]) & (values > np.r_[-np.inf, values[:-1]])
+    idx = np.nonzero(is_peak)[0]
+    return [int(i) for i in idx[np.argsort(-values[idx])][:count]]
+
+
+def _outline_points(mask: np.ndarray) -> np.ndarray:
+    """The board outline in image px, at most 6000 points."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    kept = [c.reshape(-1, 2) for c in contours if len(c) >= 8]
+    if not kept:
+        return np.zeros((0, 2))
+    pts = np.vstack(kept).astype(np.float64)
+    return pts[:: max(1, len(pts) // 6000)]
+
+
+def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample: int = 0
+                 ) -> tuple[np.ndarray, float]:
     """Refines image -> board units so the board's outline falls on integer grid lines.
 
     Each outline point on a side running along y must have an integer u (and along x an integer v);
     both conditions are linear in the homography, so a few rounds of least squares pull a slightly
-    wrong perspective or pitch onto the outline of the whole board.
+    wrong perspective or pitch onto the outline of the whole board. Returns the homography and the
+    share of outline points within 2 px of a grid line.
     """
-    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return to_board
-    pts = np.vstack([c.reshape(-1, 2) for c in contours if len(c) >= 8]).astype(np.float64)
-    pts = pts[:: max(1, len(pts) // 6000)]
-    h, w = mask.shape
-    f = float(max(h, w))
-    norm = np.array([[1 / f, 0, -w / (2 * f)], [0, 1 / f, -h / (2 * f)], [0, 0, 1]])
+    if len(pts) < 16:
+        return to_board, 0.0
+    if sample and len(pts) > sample:
+        pts = pts[:: len(pts) // sample]
+    span = np.ptp(pts, axis=0)
+    f = float(max(span.max(), 1.0))
+    centre = pts.min(axis=0) + span / 2
+    norm = np.array([[1 / f, 0, -centre[0] / f], [0, 1 / f, -centre[1] / f], [0, 0, 1]])
     p = np.c_[pts, np.ones(len(pts))] @ norm.T
     current = to_board @ np.linalg.inv(norm)
     for k in range(rounds):
-        uv = p @ current.T
-        uv = uv[:, :2] / uv[:, 2:]
-        tangent = np.roll(uv, -3, axis=0) - np.roll(uv, 3, axis=0)
-        along_y = np.abs(tangent[:, 1]) > 2.5 * np.abs(tangent[:, 0])
-        along_x = np.abs(tangent[:, 0]) > 2.5 * np.abs(tangent[:, 1])
+        uv, along_x, along_y = _on_grid(p, current)
         n, m = np.round(uv[:, 0]), np.round(uv[:, 1])
         tol = 0.3 if k == 0 else 0.2
         use_u = along_y & (np.abs(uv[:, 0] - n) < tol)
@@ -398,10 +432,41 @@ def _fit_outline(to_board: np.ndarray, mask: np.ndarray, rounds: int = 4) -> np.
         # weight the two families equally so a long board does not starve the short axis
         a = np.vstack([rows_u / np.sqrt(use_u.sum()), rows_v / np.sqrt(use_v.sum())])
         solution = np.linalg.svd(a.T @ a)[2][-1].reshape(3, 3)
+        if abs(np.linalg.det(solution)) < 1e-12:
+            break
         if solution[2, 2] * current[2, 2] < 0:
             solution = -solution
         current = solution / np.linalg.norm(solution) * np.linalg.norm(current)
-    return current @ norm
+    return current @ norm, _inlier_share(p, current, 2.0 / f)
+
+
+def _on_grid(p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Board coordinates of outline points and which run along x or along y there."""
+    uv = p @ h.T
+    uv = uv[:, :2] / uv[:, 2:]
+    tangent = np.roll(uv, -3, axis=0) - np.roll(uv, 3, axis=0)
+    along_y = np.abs(tangent[:, 1]) > 2.5 * np.abs(tangent[:, 0])
+    along_x = np.abs(tangent[:, 0]) > 2.5 * np.abs(tangent[:, 1])
+    return uv, along_x, along_y
+
+
+def _inlier_share(p: np.ndarray, h: np.ndarray, tol: float) -> float:
+    """Share of straight outline points within `tol` (normalised image units) of their grid line."""
+    uv, along_x, along_y = _on_grid(p, h)
+    step = p.copy()
+    step[:, 0] += tol
+    du = _on_grid(step, h)[0] - uv
+    step = p.copy()
+    step[:, 1] += tol
+    dv = _on_grid(step, h)[0] - uv
+    # grid units moved by a `tol` step, per axis: a residual below that is within `tol` of the line
+    reach_u = np.hypot(du[:, 0], dv[:, 0])
+    reach_v = np.hypot(du[:, 1], dv[:, 1])
+    # tiles sit a few percent off their grid line, which matters more than 2 px on large tiles
+    ok_u = along_y & (np.abs(uv[:, 0] - np.round(uv[:, 0])) < np.maximum(reach_u, SLOP))
+    ok_v = along_x & (np.abs(uv[:, 1] - np.round(uv[:, 1])) < np.maximum(reach_v, SLOP))
+    straight = (along_x | along_y).sum()
+    return float((ok_u.sum() + ok_v.sum()) / straight) if straight else 0.0
 
 
 def _occupied(mask: np.ndarray, to_board: np.ndarray, share: float = 0.3) -> list[Cell]:

@@ -19,10 +19,12 @@ from vision.tiles.geometry import feature_edge as _feature_edge
 MIN_AREA = 0.018  # tile units squared; a shield is about 0.01, a meeple 0.02 to 0.06
 MAX_AREA = 0.2
 PIXEL_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT) from a calibrated colour, per pixel
-BLOB_DISTANCE = 22.0  # the same for a blob's median: roofs and shields sit further off than meeples
+BLOB_DISTANCE = 25.0  # the same for a blob's median: roofs and shields sit further off than meeples
 LIGHT_WEIGHT = 0.4
 MIN_SHAPE = 0.64  # overlap with the meeple outline, both scaled to their bounding box
 ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to fairly low
+# without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
+DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
 SHAPE_SIDE = 20
 
 
@@ -35,7 +37,8 @@ def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
 class Calibration:
     """Lab colour of each meeple colour in play."""
 
-    colours: dict[str, np.ndarray] = field(default_factory=lambda: {n: _lab(c) for n, c in MEEPLE_PAINT.items()})
+    colours: dict[str, np.ndarray] = field(
+        default_factory=lambda: {n: _lab(MEEPLE_PAINT[n]) for n in DEFAULT_COLOURS})
 
     def to_json(self) -> dict[str, list[float]]:
         return {name: [round(float(v), 1) for v in lab] for name, lab in self.colours.items()}
@@ -55,8 +58,8 @@ def calibrate(image: np.ndarray, names: tuple[str, ...] | None = None) -> Calibr
 
     The picture should show one meeple of each colour, apart, on a surface unlike them.
     """
-    defaults = Calibration()
-    wanted = names or tuple(defaults.colours)
+    defaults = Calibration({n: _lab(c) for n, c in MEEPLE_PAINT.items()})
+    wanted = names or DEFAULT_COLOURS
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     background = np.median(lab.reshape(-1, 3), axis=0)
     mask = (_distance(lab, background) > 25).astype(np.uint8)
@@ -101,33 +104,27 @@ def find_meeples(board_bgr: np.ndarray, on_tiles: np.ndarray, patch: int, calibr
     nearest_lut, dist_lut = _nearest_lut(calibration)
     q = lab >> 3
     index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
-    close = ((dist_lut[index] < PIXEL_DISTANCE) & on_tiles).astype(np.uint8)
-    close = cv2.morphologyEx(close, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    close = (dist_lut[index] < PIXEL_DISTANCE) & on_tiles
     nearest = nearest_lut[index]
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(close)
     blobs: list[Blob] = []
     area_unit = patch * patch
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if area / area_unit < MIN_AREA or min(w, h) < 0.12 * patch:
-            continue
-        region = labels[y:y + h, x:x + w] == i
-        k = int(np.bincount(nearest[y:y + h, x:x + w][region], minlength=len(names)).argmax())
-        part = region & (nearest[y:y + h, x:x + w] == k)  # one colour: two touching meeples stay apart
-        ys, xs = np.nonzero(part)
-        if len(ys) / area_unit < MIN_AREA or len(ys) / area_unit > MAX_AREA:
-            continue
-        top, left = ys.min(), xs.min()
-        crop = part[top:ys.max() + 1, left:xs.max() + 1]
-        ch, cw = crop.shape
-        if not ASPECT[0] <= cw / ch <= ASPECT[1] or _shape_overlap(crop) < MIN_SHAPE:
-            continue  # a roof, a cross, a shield, a wall: not a meeple's outline
-        pixels = lab[y:y + h, x:x + w][part].astype(np.float32)
-        if np.median(_distance(pixels, calibration.colours[names[k]])) > BLOB_DISTANCE:
-            continue
-        blob = np.zeros(board_bgr.shape[:2], bool)
-        blob[y:y + h, x:x + w] = part
-        blobs.append(Blob(names[k], _foot(blob), blob))
+    kernel = np.ones((3, 3), np.uint8)  # drops gaps between tiles and outlines, which join blobs into nets
+    for k, name in enumerate(names):
+        mask = cv2.morphologyEx((close & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        for i in range(1, n):
+            x, y, w, h, area = stats[i]
+            if not MIN_AREA <= area / area_unit <= MAX_AREA or min(w, h) < 0.12 * patch:
+                continue
+            part = labels[y:y + h, x:x + w] == i
+            if not ASPECT[0] <= w / h <= ASPECT[1] or _shape_overlap(part) < MIN_SHAPE:
+                continue  # a roof, a cross, a shield, a wall: not a meeple's outline
+            pixels = lab[y:y + h, x:x + w][part].astype(np.float32)
+            if np.median(_distance(pixels, calibration.colours[name])) > BLOB_DISTANCE:
+                continue
+            blob = np.zeros(board_bgr.shape[:2], bool)
+            blob[y:y + h, x:x + w] = part
+            blobs.append(Blob(name, _foot(blob), blob))
     return blobs
 
 

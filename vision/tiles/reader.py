@@ -19,7 +19,7 @@ SIDES = ((0.12, 0.32), (0.68, 0.88))  # parts of the edge near its corners
 MIDDLE = (0.30, 0.70)  # where a road may cross the edge (tiles sit a little off the grid)
 ROAD_WINDOW = 0.12  # width of the window slid along MIDDLE
 CENTRE_BOX = (0.38, 0.38, 0.62, 0.62)
-DIAGONAL = (0.26, 0.40)  # box on the diagonal near each corner
+DIAGONAL = (0.31, 0.43)  # box on the diagonal near each corner (clear of one-edge city caps)
 
 
 @dataclass
