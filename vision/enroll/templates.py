@@ -1,0 +1,117 @@
+"""From located samples (label, photo, corners) to a profile's arrays, and back to a matcher's table.
+
+Arrays: `crops` (one canonical crop per sample, what the dashboard shows and what re-describes a
+profile when the descriptor changes), `features` (float16, one row per template), `owner` (the
+label index of each row) and `turn` (quarter turns the template was rotated by; tiles only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.enroll.canon import CARD, TILE, Frame, rotate_quarter, variants
+from vision.enroll.features import VERSION, describe_many
+from vision.enroll.store import Profile
+
+FRAMES: dict[str, Frame] = {"cards": CARD, "strijders": CARD, "tiles": TILE}
+VARIANTS = 16  # templates per sample: the crop and jittered, degraded copies
+COMPONENTS = 600  # dimensions kept by the profile's learned projection
+SHRINK = 0.05  # of the mean within-class variance added to every direction before whitening
+TURNS: dict[str, tuple[int, ...]] = {"cards": (0,), "strijders": (0,), "tiles": (0, 1, 2, 3)}
+
+
+@dataclass
+class Sample:
+    label: str
+    image: np.ndarray
+    corners: np.ndarray  # (4, 2) clockwise from the object's top-left as it should be read
+
+
+def build(name: str, kind: str, samples: list[Sample], manifest: dict[str, object], seed: int = 0,
+          count: int = VARIANTS) -> Profile:
+    """The profile: crops, jittered templates (each turn for tiles), described."""
+    frame = FRAMES[kind]
+    rng = np.random.default_rng(seed)
+    labels = sorted({s.label for s in samples}, key=lambda lab: _order(lab, manifest))
+    index = {lab: i for i, lab in enumerate(labels)}
+    crops, rows, owner, turn = [], [], [], []
+    for s in samples:
+        views = variants(s.image, s.corners, frame, count, rng)
+        crops.append(views[0])
+        for q in TURNS[kind]:
+            rows += [rotate_quarter(v, q) for v in views]
+            owner += [index[s.label]] * len(views)
+            turn += [q] * len(views)
+    described = describe_many(rows, kind)
+    mean, projection = learn_projection(described, np.array(owner) * 4 + np.array(turn))  # a turn is its own class
+    arrays = {"crops": np.stack(crops), "crop_owner": np.array([index[s.label] for s in samples], np.int16),
+              "features": project(described, mean, projection).astype(np.float16), "owner": np.array(owner, np.int16),
+              "turn": np.array(turn, np.int16), "mean": mean, "projection": projection}
+    full = {**manifest, "labels": labels, "feature_version": VERSION, "samples": len(samples)}
+    return Profile(name, kind, full, arrays, {"preview": mosaic(arrays["crops"], arrays["crop_owner"])})
+
+
+def learn_projection(x: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The profile's own metric: principal directions, then whitened against the spread within each label.
+
+    The jittered, degraded copies of one card spread along what a camera changes; whitening shrinks
+    those directions, so what tells this deck's cards apart (4 or 5 pips, spade or club) weighs more.
+    """
+    mean = x.mean(axis=0)
+    centred = x - mean
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    basis = vt[:min(COMPONENTS, len(vt))].T  # (D, k)
+    z = centred @ basis
+    within = np.zeros((basis.shape[1],) * 2, np.float64)
+    for label in np.unique(owner):
+        d = z[owner == label] - z[owner == label].mean(axis=0)
+        within += d.T @ d
+    within /= max(1, len(z) - len(np.unique(owner)))
+    within += SHRINK * np.trace(within) / len(within) * np.eye(len(within))
+    vals, vecs = np.linalg.eigh(within)
+    whiten = vecs @ np.diag(1.0 / np.sqrt(np.maximum(vals, 1e-9))) @ vecs.T
+    return mean.astype(np.float32), (basis @ whiten).astype(np.float32)
+
+
+def project(x: np.ndarray, mean: np.ndarray, projection: np.ndarray) -> np.ndarray:
+    y = (np.atleast_2d(x) - mean) @ projection
+    return (y / np.maximum(np.linalg.norm(y, axis=1, keepdims=True), 1e-9)).astype(np.float32)
+
+
+def _order(label: str, manifest: dict[str, object]) -> int:
+    wanted = manifest.get("expected", [])
+    return wanted.index(label) if isinstance(wanted, list) and label in wanted else 10_000
+
+
+def redescribe(profile: Profile, seed: int = 0) -> Profile:
+    """Templates rebuilt from the stored crops (for profiles saved with an older descriptor)."""
+    frame = FRAMES[profile.kind]
+    crops, owner_of = profile.arrays["crops"], profile.arrays["crop_owner"]
+    corners = frame.corners
+    labels = profile.labels
+    samples = [Sample(labels[int(o)], c, corners) for c, o in zip(crops, owner_of, strict=True)]
+    manifest = {k: v for k, v in profile.manifest.items() if k not in ("labels", "feature_version", "samples")}
+    manifest["expected"] = labels
+    return build(profile.name, profile.kind, samples, manifest, seed)
+
+
+def mosaic(crops: np.ndarray, owner: np.ndarray, columns: int = 13) -> np.ndarray:
+    """One picture of every enrolled crop, for the dashboard and `companion enroll list`."""
+    if len(crops) == 0:
+        return np.zeros((8, 8, 3), np.uint8)
+    first = {}
+    for i, o in enumerate(owner):
+        first.setdefault(int(o), i)
+    picked = [crops[i] for _, i in sorted(first.items())]
+    h, w = picked[0].shape[:2]
+    scale = 64.0 / w
+    small = [cv2.resize(c, (64, int(round(h * scale))), interpolation=cv2.INTER_AREA) for c in picked]
+    rows = []
+    for r in range(0, len(small), columns):
+        row = small[r:r + columns]
+        row += [np.zeros_like(small[0])] * (columns - len(row))
+        rows.append(np.concatenate(row, axis=1))
+    return np.concatenate(rows, axis=0)
