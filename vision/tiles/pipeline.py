@@ -18,7 +18,7 @@ from vision.tiles.catalog import TILES
 from vision.tiles.grid import Grid, find_grid, table_distance
 from vision.tiles.matcher import Reading, match_board
 from vision.tiles.meeples import Blob, Calibration, feature_at, find_meeples
-from vision.tiles.reader import PATCH, blue_mask, field_mask, read_tile
+from vision.tiles.reader import PATCH, blue_mask, field_threshold, green_lead, read_tile
 
 Cell = tuple[int, int]
 
@@ -41,16 +41,23 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
 def read_board(image: np.ndarray, grid: Grid, calibration: Calibration
                ) -> tuple[dict[Cell, Reading], list[tuple[str, Cell, str]], list[Cell]]:
     """Readings per cell (grid units) and meeples as (colour, cell, feature)."""
+    # one ring of cells beyond the grid's candidates: a tile coloured like the table may sit there
     xs = [c[0] for c in grid.cells]
     ys = [c[1] for c in grid.cells]
-    x0, y0 = min(xs), min(ys)
-    nx, ny = max(xs) - x0 + 1, max(ys) - y0 + 1
+    x0, y0 = min(xs) - 1, min(ys) - 1
+    nx, ny = max(xs) - x0 + 2, max(ys) - y0 + 2
     to_patch = np.array([[PATCH, 0, -x0 * PATCH], [0, PATCH, -y0 * PATCH], [0, 0, 1]]) @ grid.to_board
     source, to_patch = _prefiltered(image, to_patch)
     board = cv2.warpPerspective(source, to_patch, (nx * PATCH, ny * PATCH), flags=cv2.INTER_LINEAR)
-    not_field = ~field_mask(board)
+    seen = cv2.warpPerspective(np.full(source.shape[:2], 255, np.uint8), to_patch, (nx * PATCH, ny * PATCH)) > 0
+    lead = green_lead(board)
+    inside = np.zeros(board.shape[:2], bool)
+    for i, j in grid.cells:
+        inside[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
+    not_field = lead <= field_threshold(lead[inside][::7])
     blue = blue_mask(board)
-    cells = _confirmed(board, grid, not_field, blue, x0, y0)
+    box = [(i, j) for j in range(y0, y0 + ny) for i in range(x0, x0 + nx)]
+    cells = _confirmed(board, grid, box, seen, not_field, blue, x0, y0)
     on_tiles = np.zeros(board.shape[:2], bool)
     for i, j in cells:
         on_tiles[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
@@ -68,19 +75,28 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration
     return readings, meeples, cells
 
 
-def _confirmed(board: np.ndarray, grid: Grid, not_field: np.ndarray, blue: np.ndarray, x0: int, y0: int
-               ) -> list[Cell]:
-    """Candidate cells that hold a tile: some field or shield, or mostly unlike the table.
+def _confirmed(board: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray, not_field: np.ndarray,
+               blue: np.ndarray, x0: int, y0: int) -> list[Cell]:
+    """Cells that hold a tile: some field or shield, or (for the grid's own candidates) mostly unlike the table.
 
     Colour alone confuses a city-covered tile with a wooden table, and a hole in the board with a
     tile; fields and shields settle most cases (a lone C on a table of its colour is still lost).
     """
     unlike_table = table_distance(cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32), grid.table_lab) > 12
+    candidates = set(grid.cells)
     a, b = int(0.15 * PATCH), int(0.85 * PATCH)
     cells = []
-    for i, j in grid.cells:
+    for i, j in box:
         sl = np.s_[(j - y0) * PATCH + a:(j - y0) * PATCH + b, (i - x0) * PATCH + a:(i - x0) * PATCH + b]
-        if (~not_field[sl]).mean() > 0.08 or blue[sl].mean() > 0.003 or unlike_table[sl].mean() > 0.6:
+        if seen[sl].mean() < 0.95:
+            continue  # partly outside the picture
+        # a grey table under a green cast is no field, a blue cloth no shield
+        grass = (~not_field[sl] & unlike_table[sl]).mean()
+        shield = (blue[sl] & unlike_table[sl]).mean()
+        if (i, j) in candidates:
+            if grass > 0.08 or shield > 0.003 or unlike_table[sl].mean() > 0.6:
+                cells.append((i, j))
+        elif grass > 0.15 or shield > 0.006:
             cells.append((i, j))
     return cells
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 PATCH = 48  # px per tile in the rectified board
-FIELD_LEAD = 12  # percent by which green must lead red and blue in a field
+FIELD_LEAD = 0.12  # share of green by which it must lead red and blue in a field (neutral light)
+FIELD_LEAD_RANGE = (0.06, 0.18)  # where the per-board split may move with the light
+FIELD_SHARE = 0.45  # the split, as a share of the board's commonest field lead
 # boxes in tile units (x0, y0, x1, y1) at rotation 0; the other edges are the same boxes turned
 STRIP = (0.05, 0.16)  # depth of the band read along an edge
 SIDES = ((0.12, 0.32), (0.68, 0.88))  # parts of the edge near its corners
@@ -34,11 +36,30 @@ class TileFeatures:
     valid: float  # share of the tile not hidden by meeples or hands
 
 
-def field_mask(bgr: np.ndarray) -> np.ndarray:
+def green_lead(bgr: np.ndarray) -> np.ndarray:
+    """How far green leads red and blue, as a share of green (fields about 0.2 to 0.45, roads about 0)."""
+    b, g, r = (bgr[..., i].astype(np.float32) for i in range(3))
+    return (g - np.maximum(r, b)) / (g + 1.0)
+
+
+def field_threshold(lead: np.ndarray) -> float:
+    """The lead that splits fields from the rest on this board: a share of the commonest field lead.
+
+    A colour cast shifts every pixel's lead alike, so the split follows the board's own grass where a
+    fixed threshold would turn a pale road green or a pastel field brown.
+    """
+    grass = lead[lead > 0.08]
+    if grass.size < 50:
+        return FIELD_LEAD
+    counts, edges = np.histogram(grass, bins=np.arange(0.08, 0.62, 0.01))
+    counts = np.convolve(counts, np.ones(5) / 5, mode="same")
+    mode = float(edges[int(np.argmax(counts))] + 0.005)
+    return float(np.clip(FIELD_SHARE * mode, *FIELD_LEAD_RANGE))
+
+
+def field_mask(bgr: np.ndarray, threshold: float = FIELD_LEAD) -> np.ndarray:
     """Green where it is a field: green clearly above red and blue (a pale road under a green cast is not)."""
-    b, g, r = (bgr[..., i].astype(np.int16) for i in range(3))
-    lead = g - np.maximum(r, b)
-    return (lead > 5) & (lead * 100 > FIELD_LEAD * (g + 1))
+    return green_lead(bgr) > threshold
 
 
 def blue_mask(bgr: np.ndarray) -> np.ndarray:
