@@ -22,6 +22,7 @@ PIXEL_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT) from a c
 BLOB_DISTANCE = 25.0  # the same for a blob's median: roofs and shields sit further off than meeples
 LIGHT_WEIGHT = 0.4
 MIN_SHAPE = 0.64  # overlap with the meeple outline, both scaled to their bounding box
+MIN_LEGS = 0.6  # share of the width its lowest quarter spans
 ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to fairly low
 # without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
 DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
@@ -117,7 +118,7 @@ def find_meeples(board_bgr: np.ndarray, on_tiles: np.ndarray, patch: int, calibr
             if not MIN_AREA <= area / area_unit <= MAX_AREA or min(w, h) < 0.12 * patch:
                 continue
             part = labels[y:y + h, x:x + w] == i
-            if not ASPECT[0] <= w / h <= ASPECT[1] or _shape_overlap(part) < MIN_SHAPE:
+            if not ASPECT[0] <= w / h <= ASPECT[1] or _shape_overlap(part) < MIN_SHAPE or _legs(part) < MIN_LEGS:
                 continue  # a roof, a cross, a shield, a wall: not a meeple's outline
             pixels = lab[y:y + h, x:x + w][part].astype(np.float32)
             if np.median(_distance(pixels, calibration.colours[name])) > BLOB_DISTANCE:
@@ -126,6 +127,14 @@ def find_meeples(board_bgr: np.ndarray, on_tiles: np.ndarray, patch: int, calibr
             blob[y:y + h, x:x + w] = part
             blobs.append(Blob(name, _foot(blob), blob))
     return blobs
+
+
+def _legs(crop: np.ndarray) -> float:
+    """How wide the blob stands on its lowest quarter: a meeple's legs spread, a cross or roof ends narrow."""
+    h, w = crop.shape
+    low = crop[int(0.75 * h):]
+    cols = np.nonzero(low.any(axis=0))[0]
+    return float((cols[-1] - cols[0] + 1) / w) if len(cols) else 0.0
 
 
 def _template() -> np.ndarray:

@@ -94,9 +94,9 @@ def _confirmed(board: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray,
         grass = (~not_field[sl] & unlike_table[sl]).mean()
         shield = (blue[sl] & unlike_table[sl]).mean()
         if (i, j) in candidates:
-            if grass > 0.08 or shield > 0.003 or unlike_table[sl].mean() > 0.6:
+            if grass > 0.04 or shield > 0.003 or unlike_table[sl].mean() > 0.6:
                 cells.append((i, j))
-        elif grass > 0.15 or shield > 0.006:
+        elif grass > 0.05 or shield > 0.006:
             cells.append((i, j))
     return cells
 

@@ -64,7 +64,8 @@ def field_mask(bgr: np.ndarray, threshold: float = FIELD_LEAD) -> np.ndarray:
 
 def blue_mask(bgr: np.ndarray) -> np.ndarray:
     b, g, r = (bgr[..., i].astype(np.int16) for i in range(3))
-    return b - np.maximum(r, g) > 20
+    top = np.maximum(r, g)
+    return (b - top > 12) & (b * 100 > 118 * top)  # dark editions paint navy shields
 
 
 def _share(mask: np.ndarray, valid: np.ndarray, box: tuple[float, float, float, float]) -> float:
