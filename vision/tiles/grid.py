@@ -26,6 +26,7 @@ class Grid:
     to_board: np.ndarray
     cells: list[Cell]  # cells that may hold a tile (mostly unlike the table); the reader confirms them
     table_lab: np.ndarray  # the table's colour, for the caller's own masks
+    table_cut: float = 12.0  # table_distance beyond which a pixel is unlike the table
 
     def corners(self, cell: Cell) -> np.ndarray:
         """TL TR BR BL of a cell in image px."""
@@ -39,7 +40,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
-    raw_mask, table_lab = _board_mask(lab)
+    raw_mask, table_lab, table_cut = _board_mask(lab)
     raw_mask = _close_channels(raw_mask)
     board_mask = _fill_holes(raw_mask)
     if board_mask.sum() < 100:
@@ -49,7 +50,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
         unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
         to_board, _ = _fit_outline(cv2.getPerspectiveTransform(quad.astype(np.float32), unit),
                                    _outline_points(board_mask))
-        return Grid(to_board @ np.diag([scale, scale, 1.0]), [(0, 0)], table_lab)
+        return Grid(to_board @ np.diag([scale, scale, 1.0]), [(0, 0)], table_lab, table_cut)
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
     rect = _rectifier(grey, board_mask)
     to_canvas, canvas_size = _fit_canvas(rect, board_mask)
@@ -72,10 +73,10 @@ def find_grid(image: np.ndarray) -> Grid | None:
     cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
-    return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab)
+    return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
 
 
-def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """Pixels unlike the table, the table being what the picture's border shows most."""
     h, w = lab.shape[:2]
     band = max(2, min(h, w) // 40)
@@ -84,16 +85,17 @@ def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     table = np.median(border, axis=0)
     spread = np.percentile(table_distance(border, table), 75)
     dist = table_distance(lab, table)
-    mask = (dist > max(10.0, 2.5 * spread)).astype(np.uint8)
+    cut = max(10.0, 2.5 * float(spread))
+    mask = (dist > cut).astype(np.uint8)
     k = max(3, min(h, w) // 200 * 2 + 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
-        return np.zeros((h, w), bool), table
+        return np.zeros((h, w), bool), table, cut
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = 1 + np.nonzero(areas >= 0.03 * areas.max())[0]  # parts cut off by a table-coloured city too
-    return np.isin(labels, keep), table
+    return np.isin(labels, keep), table, cut
 
 
 def _single_tile(mask: np.ndarray) -> np.ndarray | None:

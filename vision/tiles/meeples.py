@@ -22,6 +22,7 @@ PIXEL_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT) from a c
 BLOB_DISTANCE = 25.0  # the same for a blob's median: roofs and shields sit further off than meeples
 LIGHT_WEIGHT = 0.4
 MIN_SHAPE = 0.64  # overlap with the meeple outline, both scaled to their bounding box
+PIECE_SHAPE = 0.7  # stricter for a piece cut out of a larger blob
 MIN_LEGS = 0.6  # share of the width its lowest quarter spans
 ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to fairly low
 # without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
@@ -115,18 +116,53 @@ def find_meeples(board_bgr: np.ndarray, on_tiles: np.ndarray, patch: int, calibr
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
         for i in range(1, n):
             x, y, w, h, area = stats[i]
-            if not MIN_AREA <= area / area_unit <= MAX_AREA or min(w, h) < 0.12 * patch:
+            if area / area_unit < MIN_AREA or min(w, h) < 0.12 * patch:
                 continue
             part = labels[y:y + h, x:x + w] == i
-            if not ASPECT[0] <= w / h <= ASPECT[1] or _shape_overlap(part) < MIN_SHAPE or _legs(part) < MIN_LEGS:
-                continue  # a roof, a cross, a shield, a wall: not a meeple's outline
-            pixels = lab[y:y + h, x:x + w][part].astype(np.float32)
-            if np.median(_distance(pixels, calibration.colours[name])) > BLOB_DISTANCE:
-                continue
-            blob = np.zeros(board_bgr.shape[:2], bool)
-            blob[y:y + h, x:x + w] = part
-            blobs.append(Blob(name, _foot(blob), blob))
+            pieces = _pieces(part, area / area_unit)
+            for piece, (px, py) in pieces:
+                if not _meeple_like(piece, area_unit, MIN_SHAPE if px == py == 0 and piece is part else PIECE_SHAPE):
+                    continue
+                top, left = y + py, x + px
+                ph, pw = piece.shape
+                pixels = lab[top:top + ph, left:left + pw][piece].astype(np.float32)
+                if np.median(_distance(pixels, calibration.colours[name])) > BLOB_DISTANCE:
+                    continue
+                blob = np.zeros(board_bgr.shape[:2], bool)
+                blob[top:top + ph, left:left + pw] = piece
+                blobs.append(Blob(name, _foot(blob), blob))
     return blobs
+
+
+def _pieces(part: np.ndarray, area: float) -> list[tuple[np.ndarray, tuple[int, int]]]:
+    """The blob itself, or, when it is no meeple as a whole, what is left after cutting thin bridges.
+
+    A black meeple touches its own shadow and the dark gaps between tiles; a red one a red roof.
+    """
+    if area <= MAX_AREA and _meeple_like(part, None):
+        return [(part, (0, 0))]
+    out: list[tuple[np.ndarray, tuple[int, int]]] = []
+    for size in (5, 7):
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        core = cv2.erode(part.astype(np.uint8), kernel)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(core)
+        for i in range(1, n):
+            x, y, w, h, _ = stats[i]
+            grown = cv2.dilate((labels == i).astype(np.uint8), kernel) > 0
+            piece = grown & part
+            ys, xs = np.nonzero(piece)
+            out.append((piece[ys.min():ys.max() + 1, xs.min():xs.max() + 1], (int(xs.min()), int(ys.min()))))
+        if out:
+            break
+    return out
+
+
+def _meeple_like(crop: np.ndarray, area_unit: float | None, shape: float = MIN_SHAPE) -> bool:
+    """Size (when `area_unit` is given), proportions and outline of a standing meeple."""
+    h, w = crop.shape
+    if area_unit is not None and not MIN_AREA <= crop.sum() / area_unit <= MAX_AREA:
+        return False
+    return ASPECT[0] <= w / h <= ASPECT[1] and _shape_overlap(crop) >= shape and _legs(crop) >= MIN_LEGS
 
 
 def _legs(crop: np.ndarray) -> float:

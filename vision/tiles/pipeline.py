@@ -82,7 +82,8 @@ def _confirmed(board: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray,
     Colour alone confuses a city-covered tile with a wooden table, and a hole in the board with a
     tile; fields and shields settle most cases (a lone C on a table of its colour is still lost).
     """
-    unlike_table = table_distance(cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32), grid.table_lab) > 12
+    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
+    unlike_table = table_distance(lab, grid.table_lab) > grid.table_cut
     candidates = set(grid.cells)
     a, b = int(0.15 * PATCH), int(0.85 * PATCH)
     cells = []
@@ -92,7 +93,7 @@ def _confirmed(board: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray,
             continue  # partly outside the picture
         # a grey table under a green cast is no field, a blue cloth no shield
         grass = (~not_field[sl] & unlike_table[sl]).mean()
-        shield = (blue[sl] & unlike_table[sl]).mean()
+        shield = (blue[sl] & unlike_table[sl]).mean() if blue[sl].mean() < 0.3 else 0.0
         if (i, j) in candidates:
             if grass > 0.04 or shield > 0.003 or unlike_table[sl].mean() > 0.6:
                 cells.append((i, j))
