@@ -85,7 +85,7 @@ def _confirmed(board: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray,
     lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
     unlike_table = table_distance(lab, grid.table_lab) > grid.table_cut
     candidates = set(grid.cells)
-    a, b = int(0.15 * PATCH), int(0.85 * PATCH)
+    a, b = int(0.12 * PATCH), int(0.88 * PATCH)
     cells = []
     for i, j in box:
         sl = np.s_[(j - y0) * PATCH + a:(j - y0) * PATCH + b, (i - x0) * PATCH + a:(i - x0) * PATCH + b]

@@ -59,7 +59,7 @@ STYLES: dict[str, Style] = {
     "painted": Style(
         field=(70, 116, 52), field_dark=(42, 84, 34), road=(204, 192, 168), road_edge=(96, 84, 66),
         city=(172, 132, 92), city_dark=(130, 96, 62), wall=(112, 104, 98), wall_width=0.045,
-        roof=(150, 52, 40), houses=4, shield=(40, 60, 130), shield_trim=(220, 210, 190),
+        roof=(150, 52, 40), houses=4, shield=(44, 72, 168), shield_trim=(220, 210, 190),
         monastery=(190, 176, 150), monastery_roof=(140, 46, 36), texture=1.0, decor=4.0,
         outline=(40, 32, 26), outline_width=0.012,
     ),
