@@ -107,14 +107,16 @@ def _score(scene: Scene, out: dict[str, Any], tally: Tally, style: str) -> None:
     cell_map: dict[tuple[int, int], tuple[int, int]] = {}
     for cell, quad in scene.corners.items():
         if cell in scene.hidden:
+            # a tile the hand mostly covers is not scored, but a prediction on it is no phantom either
             tally.hidden += 1
+            near = _nearest(predicted, quad, used)
+            if near is not None:
+                used.add(near)
             continue
         tally.tiles += 1
         tally.by_style[style] += 1
-        centre = quad.mean(axis=0)
-        size = float(np.linalg.norm(quad[1] - quad[0]))
-        best = min(range(len(predicted)), key=lambda i: np.linalg.norm(predicted[i][0] - centre), default=None)
-        if best is None or best in used or np.linalg.norm(predicted[best][0] - centre) > 0.35 * size:
+        best = _nearest(predicted, quad, used)
+        if best is None:
             tally.tiles_missed += 1
             continue
         used.add(best)
@@ -129,6 +131,16 @@ def _score(scene: Scene, out: dict[str, Any], tally: Tally, style: str) -> None:
             tally.confusions[(f"{truth[0]}{truth[1]}", f"{t['letter']}{t['rotation']}")] += 1
     tally.tiles_extra += len(predicted) - len(used)
     _score_meeples(scene, out, cell_map, tally)
+
+
+def _nearest(predicted: list[tuple[np.ndarray, dict[str, Any]]], quad: np.ndarray, used: set[int]) -> int | None:
+    """The unused predicted tile whose centre lies within a third of a tile of this true tile's centre."""
+    centre = quad.mean(axis=0)
+    size = float(np.linalg.norm(quad[1] - quad[0]))
+    best = min(range(len(predicted)), key=lambda i: np.linalg.norm(predicted[i][0] - centre), default=None)
+    if best is None or best in used or np.linalg.norm(predicted[best][0] - centre) > 0.35 * size:
+        return None
+    return best
 
 
 def _score_meeples(scene: Scene, out: dict[str, Any], cell_map: dict[tuple[int, int], tuple[int, int]],

@@ -16,6 +16,8 @@ import numpy as np
 Cell = tuple[int, int]
 WORK_SIDE = 800  # longest side the grid is searched at
 MIN_PITCH = 14.0  # rectified px
+SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
+SKIN_HIGH = np.array([255, 178, 127], np.uint8)
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
 
 
@@ -41,6 +43,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     raw_mask, table_lab, table_cut = _board_mask(lab)
+    raw_mask &= ~_hands(work, raw_mask)
     raw_mask = _close_channels(raw_mask)
     board_mask = _fill_holes(raw_mask)
     if board_mask.sum() < 100:
@@ -96,6 +99,28 @@ def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = 1 + np.nonzero(areas >= 0.03 * areas.max())[0]  # parts cut off by a table-coloured city too
     return np.isin(labels, keep), table, cut
+
+
+def _hands(bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Skin-coloured parts of the board mask that reach the picture's border: an arm and its hand.
+
+    City paint can be skin-coloured too, but cities do not come in from the edge of the picture.
+    """
+    ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH) > 0
+    skin &= mask
+    h, w = skin.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.astype(np.uint8))
+    band = max(2, min(h, w) // 40)
+    hand = np.zeros((h, w), bool)
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        touches = x <= band or y <= band or x + bw >= w - band or y + bh >= h - band
+        if touches and area > 0.002 * h * w:
+            hand |= labels == i
+    if hand.any():
+        hand = cv2.dilate(hand.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    return hand
 
 
 def _single_tile(mask: np.ndarray) -> np.ndarray | None:

@@ -23,6 +23,7 @@ EDGE_SIGMA = 0.2
 SHAPE_SIGMA = 0.3
 SHIELD_BLUE = 0.004  # blue share above which a shield is seen
 PRIOR_WEIGHT = 0.3
+NEIGHBOUR_WEIGHT = 0.6  # how much the neighbour's view of a shared edge counts against the tile's own
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ def match_board(features: dict[Cell, TileFeatures]) -> dict[Cell, Reading]:
             dx, dy = STEP[d]
             other = edge_ll.get((cell[0] + dx, cell[1] + dy))
             if other is not None:
-                total[e] += other[DIRECTIONS.index(OPPOSITE[d])]
+                total[e] += NEIGHBOUR_WEIGHT * other[DIRECTIONS.index(OPPOSITE[d])]
         fused[cell] = total
     return {cell: _decide(features[cell], fused[cell]) for cell in features}
 
