@@ -41,6 +41,7 @@ REAL_CARDS = ROOT.parent / "shared" / "data" / "real-cards-dev"
 CATALOG = ROOT / "datasets" / "strijders" / "catalog.json"
 OUTLINE_NOISE = 0.03  # corner noise, fraction of the short side (what a detector's outline errs by)
 MIN_VISIBLE = 0.9  # cards counted in a scene: at least this much of them shows
+WIDTH_BINS: tuple[tuple[str, float], ...] = (("<60px", 60.0), ("60-90px", 90.0), (">=90px", float("inf")))
 
 
 def _rate(ok: int, n: int) -> float:
@@ -58,18 +59,24 @@ def cards(style: int, seed: int, scenes: int, cards_per_scene: int = 12, grid: s
     matcher = Matcher(profile)
     ok = n = 0
     errors: Counter[str] = Counter()
+    by_width: dict[str, list[int]] = {name: [0, 0] for name, _ in WIDTH_BINS}
     start = time.perf_counter()
     for _ in range(scenes):
         image, found = sy.play_scene(style, rng, cards_per_scene, backs=backs)
         keep = [(label, c) for label, c, visible in found if visible >= MIN_VISIBLE]
         outlines = np.stack([turn_corners(jittered(c, rng, OUTLINE_NOISE), 2 * int(rng.integers(2))) for _, c in keep])
-        for (label, _), got in zip(keep, matcher.identify_many(image, outlines), strict=True):
+        for (label, c), got in zip(keep, matcher.identify_many(image, outlines), strict=True):
             n += 1
             ok += got.label == label
+            width = float(np.linalg.norm(c[1] - c[0]))
+            tally = by_width[next(name for name, top in WIDTH_BINS if width < top)]
+            tally[0] += got.label == label
+            tally[1] += 1
             if got.label != label:
                 errors[f"{label}->{got.label}"] += 1
-    return {"style": style, "grid": grid, "cards": n, "accuracy": _rate(ok, n), "enroll_s": round(enroll_s, 1),
-            "ms_per_card": round(1000 * (time.perf_counter() - start) / max(n, 1), 1),
+    return {"style": style, "grid": grid, "cards": n, "accuracy": _rate(ok, n),
+            "accuracy_by_card_width": {k: {"cards": v[1], "accuracy": _rate(*v)} for k, v in by_width.items()},
+            "enroll_s": round(enroll_s, 1), "ms_per_card": round(1000 * (time.perf_counter() - start) / max(n, 1), 1),
             "errors": dict(errors.most_common(8))}
 
 

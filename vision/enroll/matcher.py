@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.enroll.canon import turn_corners, warp
+from vision.enroll import verify
+from vision.enroll.canon import rotate_quarter, turn_corners, warp
 from vision.enroll.features import BLOCKS, VERSION, describe
 from vision.enroll.store import Profile
 from vision.enroll.templates import FRAMES, project, redescribe
@@ -21,14 +22,14 @@ from vision.enroll.templates import FRAMES, project, redescribe
 if TYPE_CHECKING:
     from vision.detections import CardDetections
 
-MIN_SCORE = 0.15  # cosine similarity (learned space) under which an outline is "unknown"
+MIN_SCORE = 0.3  # mean of the metric's cosine and the correlation, under which an outline is "unknown"
 QUERY_TURNS: dict[str, tuple[int, ...]] = {"cards": (0, 2), "strijders": (0, 2), "tiles": (0,)}
 
 
 @dataclass
 class Identity:
     label: str  # "QS", "back0", "K", a Strijders id, or "unknown"
-    score: float  # cosine similarity of the best template
+    score: float  # mean of the learned metric's cosine and the template correlation, -1..1
     margin: float  # over the best template of another label
     corners: np.ndarray  # (4, 2) the outline started at the object's own top-left
     rotation: int = 0  # tiles: clockwise degrees of the tile relative to the outline's first corner
@@ -39,7 +40,7 @@ class Identity:
 
 
 class Matcher:
-    """Nearest templates by cosine similarity; one per profile, cheap to build and to call."""
+    """Nearest class mean in the profile's learned space, then a second look; one per profile."""
 
     def __init__(self, profile: Profile) -> None:
         if profile.manifest.get("feature_version") != VERSION:
@@ -58,6 +59,8 @@ class Matcher:
         self.centroids = cent / np.maximum(np.linalg.norm(cent, axis=1, keepdims=True), 1e-9)
         self.mean = profile.arrays["mean"].astype(np.float32)
         self.projection = profile.arrays["projection"].astype(np.float32)
+        crops, crop_owner = profile.arrays["crops"], profile.arrays["crop_owner"].astype(int)
+        self.greys = [[verify.grey(rotate_quarter(c, t)) for c in crops[crop_owner == o]] for o, t in keys]
 
     def scores(self, crops: list[np.ndarray]) -> np.ndarray:
         """(N, centroids) cosine similarities of canonical crops."""
@@ -73,19 +76,43 @@ class Matcher:
         if len(outlines) == 0:
             return []
         tried = [turn_corners(o, t) for o in outlines for t in turns]
-        sims = self.scores([warp(image, c, self.frame) for c in tried])
+        crops = [warp(image, c, self.frame) for c in tried]
+        sims = self.scores(crops)
         out = []
         for i in range(len(outlines)):
-            block = sims[i * len(turns):(i + 1) * len(turns)]
+            rows = slice(i * len(turns), (i + 1) * len(turns))
+            block = self._second_look(sims[rows], crops[rows])
             t, j = np.unravel_index(int(block.argmax()), block.shape)
             out.append(self._identity(block, int(t), int(j), tried[i * len(turns) + int(t)]))
         return out
 
-    def _identity(self, sims: np.ndarray, t: int, j: int, corners: np.ndarray) -> Identity:
-        best = float(sims[t, j])
+    def _second_look(self, sims: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
+        """The best few (turn, centroid) pairs of distinct labels, re-scored with template correlation."""
+        order = np.argsort(sims, axis=None)[::-1]
+        picked: list[tuple[int, int]] = []
+        labels: set[int] = set()
+        for flat in order:
+            t, j = np.unravel_index(int(flat), sims.shape)
+            if self.owner[j] in labels:
+                continue
+            picked.append((int(t), int(j)))
+            labels.add(int(self.owner[j]))
+            if len(picked) == verify.CANDIDATES:
+                break
+        out = np.full_like(sims, -np.inf)
+        greys = [verify.grey(c) for c in crops]
+        for t, j in picked:
+            ncc = max(verify.correlation(greys[t], g) for g in self.greys[j])
+            out[t, j] = sims[t, j] + verify.WEIGHT * ncc
+        return out
+
+    def _identity(self, scored: np.ndarray, t: int, j: int, corners: np.ndarray) -> Identity:
+        """`scored` holds the re-scored candidates (-inf elsewhere), scaled back to -1..1 here."""
+        best = float(scored[t, j]) / (1 + verify.WEIGHT)
         label = self.labels[self.owner[j]]
-        others = sims[:, self.owner != self.owner[j]]
-        margin = best - float(others.max()) if others.size else best
+        others = scored[:, self.owner != self.owner[j]]
+        finite = others[np.isfinite(others)]
+        margin = best - float(finite.max()) / (1 + verify.WEIGHT) if finite.size else best
         rotation = 90 * int(self.turn[j])
         if best < MIN_SCORE:
             return Identity("unknown", best, margin, corners, 0)

@@ -62,8 +62,11 @@ def learn_projection(x: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.n
     """
     mean = x.mean(axis=0)
     centred = x - mean
-    _, _, vt = np.linalg.svd(centred, full_matrices=False)
-    basis = vt[:min(COMPONENTS, len(vt))].T  # (D, k)
+    gram = centred.astype(np.float64) @ centred.T.astype(np.float64)  # rows << dimensions: the small side
+    vals, vecs = np.linalg.eigh(gram)
+    top = np.argsort(vals)[::-1][:min(COMPONENTS, len(vals))]
+    top = top[vals[top] > 1e-6 * max(vals.max(), 1e-12)]
+    basis = (centred.T @ vecs[:, top]) / np.sqrt(vals[top])  # (D, k), orthonormal principal directions
     z = centred @ basis
     within = np.zeros((basis.shape[1],) * 2, np.float64)
     for label in np.unique(owner):
