@@ -19,6 +19,7 @@ MIN_PITCH = 14.0  # rectified px
 SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
 SKIN_HIGH = np.array([255, 178, 127], np.uint8)
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
+HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 
 
 @dataclass
@@ -104,20 +105,28 @@ def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 def _hands(bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Skin-coloured parts of the board mask that reach the picture's border: an arm and its hand.
 
-    City paint can be skin-coloured too, but cities do not come in from the edge of the picture.
+    City paint can be skin-coloured too, but a city is ringed by its board while an arm crosses the table.
     """
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH) > 0
-    skin &= mask
     h, w = skin.shape
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.astype(np.uint8))
     band = max(2, min(h, w) // 40)
+    if np.r_[skin[:band].ravel(), skin[-band:].ravel()].mean() > 0.3:
+        return np.zeros((h, w), bool)  # a skin-coloured (wooden) table: an arm is table-like and already out
+    skin &= mask
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.astype(np.uint8))
     hand = np.zeros((h, w), bool)
+    ring_kernel = np.ones((9, 9), np.uint8)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         touches = x <= band or y <= band or x + bw >= w - band or y + bh >= h - band
-        if touches and area > 0.002 * h * w:
-            hand |= labels == i
+        if not touches or area < HAND_AREA * h * w:
+            continue
+        part = labels == i
+        ring = (cv2.dilate(part.astype(np.uint8), ring_kernel) > 0) & ~part
+        # an arm lies over the table for part of its length; a city at the picture's edge is ringed by tiles
+        if ring.any() and (~mask[ring]).mean() > 0.25:
+            hand |= part
     if hand.any():
         hand = cv2.dilate(hand.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
     return hand
