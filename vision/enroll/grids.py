@@ -95,12 +95,22 @@ def assign(quads: np.ndarray, grid: Grid, aspect: float, square: bool) -> Assign
     extra = 0
     for i, (x, y) in enumerate(grid_idx):
         label = want.get((int(y), int(x)))
-        if label is None or label in out:
+        plane = _to_plane(inv, quads[i])
+        if label is None or label in out or not _fits_cell(plane, idx[i] * pitch, size):
             extra += 1
             continue
-        out[label] = _start_top_left(quads[i], _to_plane(inv, quads[i]), turn)
+        out[label] = _start_top_left(quads[i], plane, turn)
     missing = [label for label in want.values() if label not in out]
     return Assignment(out, missing, extra)
+
+
+def _fits_cell(plane: np.ndarray, centre: np.ndarray, size: np.ndarray) -> bool:
+    """Whether an outline (in grid-plane units) has the object's size and sits on its cell (not a piece of it)."""
+    sides = np.linalg.norm(plane - np.roll(plane, -1, axis=0), axis=1)
+    short, long = sorted([(sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2])
+    want_short, want_long = sorted(size.tolist())
+    return (abs(short / want_short - 1) < 0.2 and abs(long / want_long - 1) < 0.2
+            and float(np.linalg.norm(plane.mean(axis=0) - centre)) < 0.25 * want_short)
 
 
 def _scale(h: np.ndarray) -> float:
@@ -109,8 +119,11 @@ def _scale(h: np.ndarray) -> float:
 
 
 def _reference(quads: np.ndarray, centres: np.ndarray) -> int:
-    """The outline nearest the middle of all of them: its homography errs least across the grid."""
-    return int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))
+    """A typical outline near the middle: its homography errs least across the grid."""
+    areas = np.array([abs(cv2.contourArea(q.astype(np.float32))) for q in quads])
+    typical = np.abs(areas / np.median(areas) - 1) < 0.2
+    d = np.linalg.norm(centres - np.median(centres, axis=0), axis=1)
+    return int(np.argmin(np.where(typical, d, np.inf))) if typical.any() else int(np.argmin(d))
 
 
 def _to_plane(inv: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -139,21 +152,23 @@ def _turned(idx: np.ndarray, turn: int) -> np.ndarray:
 
 
 def _best_turn(idx: np.ndarray, want: dict[tuple[int, int], str], square: bool) -> tuple[int, np.ndarray] | None:
-    rows = max(r for r, _ in want) + 1
-    cols = max(c for _, c in want) + 1
+    """The turn and offset that put the most outlines on wanted cells (stray outlines only cost a miss)."""
     best: tuple[int, int, np.ndarray] | None = None
     for turn in (0, 1, 2, 3) if square else (0, 2):
         t = _turned(idx, turn)
-        offset = t.min(axis=0)
-        shifted = t - offset
-        if shifted[:, 0].max() >= cols + 1 or shifted[:, 1].max() >= rows + 1:
-            continue
-        score = sum((int(y), int(x)) in want for x, y in shifted)
-        if best is None or score > best[0]:
-            best = (score, turn, offset)
+        for offset in {tuple(p - np.array(cell)[::-1]) for p in t for cell in _corner_cells(want)}:
+            shifted = t - np.array(offset)
+            score = len({(int(y), int(x)) for x, y in shifted} & want.keys())
+            if best is None or score > best[0]:
+                best = (score, turn, np.array(offset))
     if best is None or best[0] < 0.75 * len(want):
         return None
     return best[1], best[2]
+
+
+def _corner_cells(want: dict[tuple[int, int], str]) -> list[tuple[int, int]]:
+    """The wanted cells an outline may be anchored to (every cell: grids are small)."""
+    return list(want)
 
 
 def _start_top_left(quad: np.ndarray, plane: np.ndarray, turn: int) -> np.ndarray:

@@ -7,6 +7,7 @@ lines fitted to the four sides, so rounded card corners do not pull them inwards
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -26,7 +27,11 @@ class Found:
 
 
 def foreground(image: np.ndarray, close_px: int = 3) -> np.ndarray:
-    """Mask of what is not cloth (uint8 0/255); dark strokes thinner than `close_px` are closed."""
+    """Mask of what is not cloth (uint8 0/255); dark strokes thinner than `close_px` are closed.
+
+    The cloth's colour is first the median of the photo's border, then a smooth field fitted to the
+    cloth around the objects, so a lamp's glare or a shadow across the cloth is not taken for a card.
+    """
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
     b = max(2, int(BORDER * min(h, w)))
@@ -34,14 +39,46 @@ def foreground(image: np.ndarray, close_px: int = 3) -> np.ndarray:
                            lab[:, -b:].reshape(-1, 3)])
     cloth = np.median(ring, axis=0)
     spread = np.median(np.abs(ring - cloth), axis=0) + 1.0
-    dist = np.sqrt((((lab - cloth) / spread) ** 2).sum(axis=2))
-    scaled = np.clip(dist * (255.0 / max(1.0, np.percentile(dist, 99.5))), 0, 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    floor = 6.0 * 255.0 / max(1.0, np.percentile(dist, 99.5))  # at least 6 cloth spreads away
-    _, mask = cv2.threshold(scaled, max(otsu, floor), 255, cv2.THRESH_BINARY)
+    mask = _threshold(np.sqrt((((lab - cloth) / spread) ** 2).sum(axis=2)))
+    for _ in range(2):
+        field = _cloth_field(lab, _small_blobs(mask, 0.05 * h * w), cloth)
+        mask = _threshold(np.sqrt((((lab - field) / spread) ** 2).sum(axis=2)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     close = np.ones((close_px | 1, close_px | 1), np.uint8)
     return _fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close))
+
+
+def _threshold(dist: np.ndarray) -> np.ndarray:
+    top = max(1.0, float(np.percentile(dist, 99.5)))
+    scaled = np.clip(dist * (255.0 / top), 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, mask = cv2.threshold(scaled, max(otsu, 6.0 * 255.0 / top), 255, cv2.THRESH_BINARY)  # >= 6 cloth spreads
+    return mask
+
+
+def _small_blobs(mask: np.ndarray, limit: float) -> np.ndarray:
+    """The objects: blobs of an object's size, or four-sided ones (a card filling a one-by-one photo).
+    A large shapeless blob is light or shade on the cloth, not a card."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    keep = [c for c in contours if cv2.contourArea(c) <= limit or quad_of_contour(c) is not None]
+    out = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(out, keep, -1, 1, thickness=cv2.FILLED)
+    return out.astype(bool)
+
+
+def _cloth_field(lab: np.ndarray, objects: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """The cloth's colour everywhere: a wide blur of the cloth pixels only (normalised convolution)."""
+    h, w = objects.shape
+    free = cv2.erode((~objects).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(np.float32)
+    scale = 0.125  # the field is smooth: fit it small
+    sw, sh = max(8, int(w * scale)), max(8, int(h * scale))
+    small_free = cv2.resize(free, (sw, sh), interpolation=cv2.INTER_AREA)
+    small_lab = cv2.resize(lab * free[..., None], (sw, sh), interpolation=cv2.INTER_AREA)
+    sigma = max(sw, sh) / 12.0
+    weight = cv2.GaussianBlur(small_free, (0, 0), sigma)
+    field = cv2.GaussianBlur(small_lab, (0, 0), sigma) / np.maximum(weight, 1e-3)[..., None]
+    field = np.where(weight[..., None] > 0.05, field, fallback)
+    return cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -68,23 +105,43 @@ def find_quads(image: np.ndarray, min_area: float = MIN_AREA) -> Found:
     good = [(q, a) for q, a in (_quad_area(c) for c in fine + coarse) if q is not None]
     if not good:
         return Found(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), len(fine))
-    med = float(np.median([a for _, a in good])) if len(good) >= 4 else max(a for _, a in good)
-    kept: list[tuple[np.ndarray, float]] = []
-    rejected = 0
+    typical = _typical_area(good)
+    candidates: list[tuple[np.ndarray, float]] = []
     for blob in fine + coarse:
         quad, area = _quad_area(blob)
-        if quad is None or not 0.6 * med <= area <= 1.5 * med:
-            pieces = [_quad_area(p) for p in _split(blob, np.sqrt(med))] if cv2.contourArea(blob) > med else []
-            pieces = [(q, a) for q, a in pieces if q is not None and 0.6 * med <= a <= 1.5 * med]
-            kept += [qa for qa in pieces if not _overlaps(qa[0], kept)]
-        elif not _overlaps(quad, kept):
+        med = typical(blob)
+        if quad is not None and 0.6 * med <= area <= 1.5 * med:
+            candidates.append((quad, area))
+        elif cv2.contourArea(blob) > med:
+            pieces = [_quad_area(p) for p in _split(blob, np.sqrt(med))]
+            candidates += [(q, a) for q, a in pieces if q is not None and 0.6 * med <= a <= 1.5 * med]
+    kept: list[tuple[np.ndarray, float]] = []
+    rejected = 0
+    for quad, area in sorted(candidates, key=lambda qa: -qa[1]):  # a whole tile before its pieces
+        if not _overlaps(quad, kept):
             kept.append((quad, area))
-    kept.sort(key=lambda qa: -qa[1])
     for blob in fine:  # big enough to be an object, yet inside none kept: touching objects, a hand
         centre = blob.reshape(-1, 2).mean(axis=0)
-        rejected += int(cv2.contourArea(blob) >= 0.6 * med and not _overlaps(np.array([centre]), kept))
+        rejected += int(cv2.contourArea(blob) >= 0.6 * typical(blob) and not _overlaps(np.array([centre]), kept))
     quads = np.array([q / scale for q, _ in kept], np.float32).reshape(-1, 4, 2)
     return Found(quads, np.array([a / scale / scale for _, a in kept], np.float32), rejected)
+
+
+def _typical_area(good: list[tuple[np.ndarray, float]]) -> Callable[[np.ndarray], float]:
+    """The usual object area near a blob: the median of its nearest neighbours (a tilted camera makes
+    near objects larger than far ones, so one median for the whole photo would not do)."""
+    if len(good) < 4:
+        biggest = max(a for _, a in good)
+        return lambda blob: biggest
+    centres = np.array([q.mean(axis=0) for q, _ in good])
+    areas = np.array([a for _, a in good])
+    k = min(len(good), 7)
+
+    def near(blob: np.ndarray) -> float:
+        d = np.linalg.norm(centres - blob.reshape(-1, 2).mean(axis=0), axis=1)
+        return float(np.median(areas[np.argsort(d)[:k]]))
+
+    return near
 
 
 def _blobs(mask: np.ndarray, limit: float) -> list[np.ndarray]:
