@@ -30,5 +30,5 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{result['runs']} pictures of {result['image'][0]}x{result['image'][1]}, boards of "
           f"{result['tiles_on_board']} tiles: median {result['median_ms']} ms, p90 {result['p90_ms']} ms, "
-          f"min {result['min_ms']} ms")
+          f"min {result['min_ms']} ms; CPU median {result['median_cpu_ms']} ms")
     return 0

@@ -16,6 +16,7 @@ import numpy as np
 Cell = tuple[int, int]
 WORK_SIDE = 800  # longest side the grid is searched at
 MIN_PITCH = 14.0  # rectified px
+PITCH_STEP = 0.75  # comb search step; the least-squares refinement takes it from there
 SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
 SKIN_HIGH = np.array([255, 178, 127], np.uint8)
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
@@ -324,7 +325,7 @@ def _fit_canvas(rect: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, tuple[i
     pts = cv2.perspectiveTransform(np.c_[xs[::step], ys[::step]][None].astype(np.float64), rect)[0]
     lo = np.percentile(pts, 0.2, axis=0)
     hi = np.percentile(pts, 99.8, axis=0)
-    hull_img = cv2.contourArea(cv2.convexHull(np.c_[xs, ys].astype(np.float32)))
+    hull_img = cv2.contourArea(cv2.convexHull(np.c_[xs[::step], ys[::step]].astype(np.float32)))
     hull_rect = cv2.contourArea(cv2.convexHull(pts.astype(np.float32)))
     s = float(np.sqrt(max(hull_img, 1.0) / max(hull_rect, 1e-12)))
     s = min(s, 1400.0 / max(float((hi - lo).max()), 1e-12))
@@ -393,8 +394,8 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray) -> list[tuple[float, f
     if len(peaks_x) < 2 or len(peaks_y) < 2:
         h, w = fg.shape
         return [(float(w), 0.0, float(h), 0.0)]
-    px = np.arange(MIN_PITCH, np.ptp(peaks_x[:, 0]) + 3, 0.5)
-    py = np.arange(MIN_PITCH, np.ptp(peaks_y[:, 0]) + 3, 0.5)
+    px = np.arange(MIN_PITCH, np.ptp(peaks_x[:, 0]) + 3, PITCH_STEP)
+    py = np.arange(MIN_PITCH, np.ptp(peaks_y[:, 0]) + 3, PITCH_STEP)
     share_x, phase_x = _fits(peaks_x, px)
     share_y, phase_y = _fits(peaks_y, py)
     ratio = np.abs(np.log(px[:, None] / py[None, :]))
