@@ -132,10 +132,15 @@ def play_scene(style: int, rng: np.random.Generator, n_cards: int = 12, backs: t
 
 
 # -- tiles ---------------------------------------------------------------------------------------------
+def tile_art(letter: str, rotation: int, style: Style, size: int) -> np.ndarray:
+    """A tile as its edition prints it: every copy of a letter alike (the decor is seeded by the letter)."""
+    return render_tile(letter, rotation, style, size, np.random.default_rng(ord(letter)))
+
+
 def edition_images(style: Style, rng: np.random.Generator, size: int = 192) -> dict[str, np.ndarray]:
     from vision.tiles.catalog import TILES
 
-    return {letter: render_tile(letter, 0, style, size, rng) for letter in TILES}
+    return {letter: tile_art(letter, 0, style, size) for letter in TILES}
 
 
 def edition_photo(style: Style, grid: Grid, rng: np.random.Generator,
@@ -155,7 +160,7 @@ def board_scene(style: Style, rng: np.random.Generator, n_tiles: int = 16,
     images, quads_mm = {}, {}
     for (x, y), (letter, rotation) in board.tiles.items():
         key = f"{x},{y}"
-        images[key] = render_tile(letter, rotation, style, tile_px, rng)
+        images[key] = tile_art(letter, rotation, style, tile_px)
         a = np.radians(rng.normal(0, 1.5))
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
         half = TILE_MM * 0.985 / 2
