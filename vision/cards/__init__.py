@@ -1,7 +1,8 @@
 """Every playing card in an image: outlines (YOLO-OBB) -> printed indices (CNN) -> codes, backs, outlines.
 
 `predict(image)` is the whole pipeline. Stages, one module each: `detect` (rotated boxes of face-up
-cards, face-down cards and index corners), `identity` (read the two printed indices of an outline),
+cards, face-down cards and index corners), `outline` (tighten a box onto the card's edges),
+`contours` (classical blobs of lone cards), `identity` (read the two printed indices of an outline),
 `backs` (which back design), `geometry` (card frame, crops, outlines rebuilt from an index alone, for
 fanned cards whose body is covered).
 """
@@ -11,25 +12,54 @@ from __future__ import annotations
 import numpy as np
 
 from vision.cards.backs import back_designs
+from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
-from vision.cards.geometry import outline_from_index, portrait_corners, rotate_corners
+from vision.cards.geometry import outline_from_index, portrait_corners, quad_iou, rotate_corners
 from vision.cards.identity import read_cards
+from vision.cards.outline import refine
 from vision.detections import CardDetections
 
 MIN_CONFIDENCE = 0.5
+PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 
 
 def predict(image: np.ndarray, conf: float = 0.3) -> CardDetections:
     """Codes ("QS" or "back"), corners clockwise from the printed top-left, confidences. Jokers are dropped."""
     boxes = detect(image, conf=conf)
-    faces = _read_faces(image, boxes.of(CARD))
+    cards = _with_proposals(boxes.of(CARD), boxes.of(BACK), propose(image))
+    faces = _unique(_read_faces(image, cards))
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces)
     backs = _backs(image, boxes.of(BACK))
     return CardDetections.merge([faces, fanned, backs])
 
 
+def _with_proposals(cards: Boxes, backs: Boxes, proposals: np.ndarray) -> Boxes:
+    """Add the classical blobs that no detector box already covers (read like cards; "none" drops them)."""
+    known = list(cards.quads) + list(backs.quads)
+    extra = [q for q in proposals if all(quad_iou(q, k) < 0.3 for k in known)]
+    if not extra:
+        return cards
+    return Boxes(np.concatenate([cards.quads, np.array(extra, np.float32)]),
+                 np.concatenate([cards.classes, np.full(len(extra), CARD)]),
+                 np.concatenate([cards.scores, np.full(len(extra), PROPOSAL_SCORE, np.float32)]))
+
+
+def _unique(dets: CardDetections, iou: float = 0.5) -> CardDetections:
+    """One reading per card: of overlapping outlines keep the most confident."""
+    order = np.argsort(-dets.confidence)
+    kept: list[int] = []
+    for i in order:
+        if all(quad_iou(dets.corners[i], dets.corners[k]) < iou for k in kept):
+            kept.append(int(i))
+    return dets[np.array(sorted(kept), int)] if kept else CardDetections()
+
+
+def _outlines(image: np.ndarray, boxes: Boxes) -> np.ndarray:
+    return np.array([portrait_corners(refine(image, q)) for q in boxes.quads], np.float32).reshape(-1, 4, 2)
+
+
 def _read_faces(image: np.ndarray, cards: Boxes) -> CardDetections:
-    outlines = np.array([portrait_corners(q) for q in cards.quads], np.float32).reshape(-1, 4, 2)
+    outlines = _outlines(image, cards)
     codes, conf, corners = read_cards(image, outlines)
     keep = [i for i, c in enumerate(codes) if c not in ("none", "JOKER")]
     n = len(keep)
@@ -79,7 +109,7 @@ def read_cards_first(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str]
 
 
 def _backs(image: np.ndarray, backs: Boxes) -> CardDetections:
-    outlines = np.array([portrait_corners(q) for q in backs.quads], np.float32).reshape(-1, 4, 2)
+    outlines = _outlines(image, backs)
     n = len(outlines)
     return CardDetections(["back"] * n, outlines, backs.scores.astype(np.float32), back_designs(image, outlines),
                           np.zeros(n, bool))

@@ -23,17 +23,18 @@ def card_to_image(corners: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(CARD_MM, np.asarray(corners, np.float32))
 
 
-def crop_homography(corners: np.ndarray) -> np.ndarray:
-    """Homography from image px to index-crop px for the top-left index of a card."""
-    x0, y0, x1, y1 = INDEX_CROP_MM
+def crop_homography(corners: np.ndarray, zoom: float = 1.0) -> np.ndarray:
+    """Homography from image px to index-crop px for the top-left index of a card; `zoom` > 1 takes a larger
+    corner (for decks whose index is printed bigger than the generator's)."""
+    x0, y0, x1, y1 = (v * zoom for v in INDEX_CROP_MM)
     sx, sy = CROP_W / (x1 - x0), CROP_H / (y1 - y0)
     crop_from_card = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]], np.float64)
     return crop_from_card @ np.linalg.inv(card_to_image(corners))
 
 
-def index_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+def index_crop(image: np.ndarray, corners: np.ndarray, zoom: float = 1.0) -> np.ndarray:
     """The top-left index of the card with these corners, upright, CROP_H x CROP_W x 3 uint8."""
-    return cv2.warpPerspective(image, crop_homography(corners), (CROP_W, CROP_H), flags=cv2.INTER_AREA
+    return cv2.warpPerspective(image, crop_homography(corners, zoom), (CROP_W, CROP_H), flags=cv2.INTER_AREA
                                if _shrinks(corners) else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 

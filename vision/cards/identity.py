@@ -14,6 +14,7 @@ from vision.cards.geometry import index_crop, rotate_corners
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 
 CLASSIFIER = MODELS / "cards-index.onnx"
+ZOOMS = (1.0,)  # crop scales tried per corner; (1.0, 1.6) also tries big real-deck indices (2x the cost)
 
 
 @cache
@@ -37,21 +38,22 @@ def classify(crops: np.ndarray, model: Path = CLASSIFIER) -> np.ndarray:
 
 def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Codes ("none" when no index is readable), confidences, and outlines turned to start at the printed
-    top-left (the corner whose index read best)."""
+    top-left (the corner whose index read best). Each corner is read at every zoom in ZOOMS."""
     n = len(outlines)
     if n == 0:
         return [], np.zeros(0, np.float32), np.zeros((0, 4, 2), np.float32)
     turned = np.stack([rotate_corners(o, 2) for o in outlines])
-    crops = np.stack([index_crop(image, o) for o in outlines] + [index_crop(image, o) for o in turned])
-    p = classify(crops)
-    first, second = p[:n], p[n:]
-    both = first + second
-    both[:, NONE_CLASS] = 0.0
-    best = both.argmax(axis=1)
+    views = [(quads, z) for quads in (outlines, turned) for z in ZOOMS]
+    crops = np.stack([index_crop(image, o, z) for quads, z in views for o in quads])
+    p = classify(crops).reshape(len(views), n, -1)  # view, card, class
+    none = p[:, :, NONE_CLASS].min(axis=0)
+    cards = p.copy()
+    cards[:, :, NONE_CLASS] = 0.0
+    best_view = cards.max(axis=2).argmax(axis=0)  # per card
     rows = np.arange(n)
-    conf = np.maximum(first[rows, best], second[rows, best])
-    none = np.minimum(first[:, NONE_CLASS], second[:, NONE_CLASS])
+    best = cards[best_view, rows].argmax(axis=1)
+    conf = cards[best_view, rows, best]
     codes = [CROP_CLASSES[b] if conf[i] > none[i] else "none" for i, b in enumerate(best)]
-    use_turned = second[rows, best] > first[rows, best]
+    use_turned = best_view >= len(ZOOMS)
     corners = np.where(use_turned[:, None, None], turned, outlines).astype(np.float32)
     return codes, conf.astype(np.float32), corners

@@ -1,0 +1,50 @@
+"""The shipped models through onnxruntime: well-formed detections, a lone card read, real photos measured."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.cards.detect import DETECTOR
+from vision.cards.identity import CLASSIFIER
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-dev"
+pytestmark = pytest.mark.skipif(not (DETECTOR.exists() and CLASSIFIER.exists()), reason="card models not built")
+
+
+def test_runtime_does_not_import_torch() -> None:
+    from vision.cards import predict
+    from vision.synth.cards import render_face
+
+    predict(np.full((120, 160, 3), 60, np.uint8))
+    assert render_face("AS").shape[1] == 252
+    assert "torch" not in sys.modules and "ultralytics" not in sys.modules
+
+
+def test_lone_card_on_dark_table_is_found_and_read() -> None:
+    from vision.cards import predict
+    from vision.synth.cards import render_face
+    from vision.synth.scene import paste_card
+
+    scene = np.full((540, 960, 3), 40, np.uint8)
+    corners = np.array([[400, 150], [526, 150], [526, 326], [400, 326]], np.float32)
+    paste_card(scene, render_face("QS", 0, 252), corners)
+    dets = predict(scene)
+    assert len(dets) >= 1
+    best = int(np.argmax(dets.confidence))
+    assert dets.codes[best] == "QS"
+    assert dets.corners.shape == (len(dets), 4, 2) and dets.corners.dtype == np.float32
+    assert np.abs(dets.corners[best].mean(axis=0) - corners.mean(axis=0)).max() < 20
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="real-cards-dev photos not present")
+def test_real_photos_are_measured() -> None:
+    from vision.cards import predict
+    from vision.evaluate import evaluate_real
+
+    score = evaluate_real(REAL, predict, limit=8).to_json()
+    assert score["images"] == 8 and score["cards"] >= 8
+    assert 0.0 <= score["recall_iou50"] <= 1.0
