@@ -7,6 +7,7 @@ label index of each row) and `turn` (quarter turns the template was rotated by; 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import cv2
@@ -38,8 +39,9 @@ def build(name: str, kind: str, samples: list[Sample], manifest: dict[str, objec
     labels = sorted({s.label for s in samples}, key=lambda lab: _order(lab, manifest))
     index = {lab: i for i, lab in enumerate(labels)}
     crops, rows, owner, turn = [], [], [], []
-    for s in samples:
-        views = variants(s.image, s.corners, frame, count, rng)
+    shown = Counter(s.label for s in samples)
+    for s in samples:  # several photos of one card (video frames) share its template budget
+        views = variants(s.image, s.corners, frame, max(3, count // shown[s.label]), rng)
         crops.append(views[0])
         for q in TURNS[kind]:
             rows += [rotate_quarter(v, q) for v in views]
