@@ -7,6 +7,7 @@ every other number a reproducible random deck (font, language, ace/ten form, sui
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -293,7 +294,8 @@ def _render_face(code: str, style: int, width: int) -> np.ndarray:
         if rank in PIP_LAYOUTS:
             _draw_pips(c, st, rank, suit, colour)
         else:
-            _draw_court(c, st, COURT_LETTERS[st.language][rank], suit, colour, seed=hash((code, style)) & 0xFFFF)
+            seed = zlib.crc32(f"{code}|{style}".encode()) & 0xFFFF  # hash() of a str changes with every process
+            _draw_court(c, st, COURT_LETTERS[st.language][rank], suit, colour, seed=seed)
     img = _finish(c, width, st.corner_radius)
     img.setflags(write=False)
     return img
