@@ -33,7 +33,7 @@ DEMO_MOVES: tuple[str, ...] = (
     "equip 8D", "drink 5H", "fight 5C weapon", "drink 3H", "fight 4C weapon", "fight 8C bare", "drink 8H",
     "fight AS bare",
 )
-SIZE = (640, 360)
+SIZE = (960, 540)
 FPS = 15
 SEED = 8
 LEG_MM_PER_FRAME = 40.0  # hand speed (600 mm/s)

@@ -1,7 +1,9 @@
 """Recognisers: pixels to a game's observation. The live loop takes any object with `read(image)`.
 
-The Scoundrel recogniser joins the card-vision package's detector (`vision.cards.predict`) and its
-zone layout (`vision.layout.scoundrel_zones`). A game without a recogniser is refereed from the
+The Scoundrel recognisers join a card reader with the zone layout (`vision.layout.scoundrel_zones`):
+with a deck profile (a deck the player enrolled, `--profile NAME|PATH`) the cards are found on the
+table and identified by the profile's matcher (`vision.cards.recognise`); without one, the general
+card recogniser (`vision.cards.predict`) reads them. A game without a recogniser is refereed from the
 dashboard (the player enters moves); the camera then only feeds the live view.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -47,24 +50,73 @@ class VisionScoundrel:
             raise RecogniserUnavailable(f"the card recogniser cannot run: {type(exc).__name__}: {exc}") from None
 
     def read(self, image: np.ndarray) -> Reading:
-        dets = self._predict(image)
-        zones = self._zones(dets, image.shape)
-        cards = [{"code": str(code), "corners": np.asarray(corners, float).round(1).tolist(), "confidence": float(c)}
-                 for code, corners, c in zip(dets.codes, dets.corners, dets.confidence, strict=False)]
-        obs = {"room": list(zones.get("room", [])), "weapon": zones.get("weapon"),
-               "weapon_monsters": list(zones.get("weapon_monsters", [])),
-               "dungeon": zones.get("dungeon"), "discard": zones.get("discard")}
-        return Reading(obs, cards)
+        return scoundrel_reading(self._predict(image), image.shape)
+
+
+class ProfileScoundrel:
+    """Scoundrel read with an enrolled deck: outlines on the table, identities from the deck's profile."""
+
+    def __init__(self, profile: str | Path, allowed: list[str] | None = None) -> None:
+        from vision.cards.recognise import DeckRecogniser
+        from vision.enroll.store import ProfileError
+
+        try:
+            loaded = load_profile(profile)
+        except ProfileError as exc:
+            raise RecogniserUnavailable(str(exc)) from None
+        if loaded.kind != "cards":
+            raise RecogniserUnavailable(f"profile {loaded.name!r} holds {loaded.kind}, not a deck of cards")
+        self.name = f"deck profile {loaded.name} + vision.layout.scoundrel_zones"
+        self._cards = DeckRecogniser(loaded, allowed)
+
+    def read(self, image: np.ndarray) -> Reading:
+        return scoundrel_reading(self._cards.predict(image), image.shape)
+
+
+def load_profile(ref: str | Path) -> Any:
+    """A profile by name (the player's store) or by the path of its folder."""
+    from vision.enroll.store import ProfileError, ProfileStore, check_name
+
+    path = Path(ref).expanduser()
+    if (path / "manifest.json").is_file():
+        return ProfileStore(path.parent).load(path.name)
+    if isinstance(ref, Path) or "/" in str(ref):
+        raise ProfileError(f"no deck profile at {path}")
+    return ProfileStore().load(check_name(str(ref)))
+
+
+def scoundrel_reading(dets: Any, shape: tuple[int, ...]) -> Reading:
+    from vision.layout import scoundrel_zones
+
+    zones = scoundrel_zones(dets, shape)
+    cards = [{"code": str(code), "corners": np.asarray(corners, float).round(1).tolist(), "confidence": float(c)}
+             for code, corners, c in zip(dets.codes, dets.corners, dets.confidence, strict=False)]
+    obs = {"room": list(zones.get("room", [])), "weapon": zones.get("weapon"),
+           "weapon_monsters": list(zones.get("weapon_monsters", [])),
+           "dungeon": zones.get("dungeon"), "discard": zones.get("discard")}
+    return Reading(obs, cards)
 
 
 # game -> "module:class" of its recogniser; data, not branches.
 RECOGNISERS: dict[str, str] = {
     "scoundrel": "companion.recognisers:VisionScoundrel",
 }
+# game -> its recogniser over an enrolled deck profile
+PROFILE_RECOGNISERS: dict[str, Any] = {
+    "scoundrel": ProfileScoundrel,
+}
 
 
-def recogniser_for(game: str) -> Recogniser | None:
-    """The game's recogniser, or None (with the reason raised as RecogniserUnavailable by the caller's choice)."""
+def recogniser_for(game: str, profile: str | Path | None = None, deck: Any = None) -> Recogniser | None:
+    """The game's recogniser, or None; raises RecogniserUnavailable when it cannot run.
+
+    With a deck profile the cards are identified against that deck, limited to the cards the game
+    declares in play (`deck`, a list of codes) when it does.
+    """
+    if profile is not None:
+        if game not in PROFILE_RECOGNISERS:
+            raise RecogniserUnavailable(f"no deck-profile recogniser for {game}")
+        return PROFILE_RECOGNISERS[game](profile, list(deck) if isinstance(deck, list) else None)
     target = RECOGNISERS.get(game)
     if target is None:
         return None

@@ -54,6 +54,7 @@ class Config:
     resume: bool = False
     speed: float = 1.0
     recognise: bool = True
+    profile: str | None = None  # an enrolled deck (name or folder) the recogniser identifies cards with
     token: str | None = None
     gate: GateConfig = field(default_factory=GateConfig)
 
@@ -97,7 +98,7 @@ class Companion:
         if not self.config.recognise or live is None or live.table is None:
             return None
         try:
-            return recogniser_for(live.name)
+            return recogniser_for(live.name, self.config.profile, self.config.setup.get("deck"))
         except RecogniserUnavailable as exc:
             self.warning = str(exc)
             return None

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import UsageError
-from companion.commands.serve import add_server_arguments, announce_start, open_browser, start
+from companion.commands.serve import add_server_arguments, announce_start, check_profile, open_browser, start
 from companion.demo_render import DEMO_DIR, DEMO_NAME
 from companion.recognisers import RecogniserUnavailable, recogniser_for
 from companion.runtime import Config, default_db
@@ -54,12 +54,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def demo_profile(ref: str | None) -> str:
+    """The profile the demo reads its cards with: the one asked for, else the demo deck (enrolled on first use)."""
+    if ref is not None:
+        return str(check_profile(ref))
+    from companion.demo_deck import PROFILE_NAME, ensure_profile
+    from vision.enroll.store import ProfileStore
+
+    if not ProfileStore().exists(PROFILE_NAME):
+        print(f"enrolling the demo deck from its photo into the profile store as {PROFILE_NAME!r} (once)...",
+              file=sys.stderr, flush=True)
+    return str(ensure_profile())
+
+
 def run(args: argparse.Namespace) -> int:
     demo = Demo.load()
+    profile = demo_profile(args.profile)
     if args.check:
-        return check(demo)
+        return check(demo, profile)
     config = Config(db=args.db or default_db(), source=str(demo.video), game=demo.game, options=demo.options,
-                    setup=demo.setup, host=args.host, port=args.port, resume=args.resume, speed=args.speed)
+                    setup=demo.setup, host=args.host, port=args.port, resume=args.resume, speed=args.speed,
+                    profile=profile)
     companion = start(config)
     announce_start(companion)
     if not args.no_browser:
@@ -85,7 +100,7 @@ def _report_at_end(companion: Any, demo: Demo) -> None:
     print(f"the demo video ended: the companion's record {text} {demo.record.name}", flush=True)
 
 
-def check(demo: Demo) -> int:
+def check(demo: Demo, profile: str | None = None) -> int:
     """Referee the whole video offline; print the outcome and whether the record matches."""
     import tempfile
 
@@ -94,7 +109,7 @@ def check(demo: Demo) -> int:
     from companion.store import Store
 
     try:
-        recogniser = recogniser_for(demo.game)
+        recogniser = recogniser_for(demo.game, profile, demo.setup.get("deck"))
     except RecogniserUnavailable as exc:
         raise UsageError(str(exc)) from None
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,8 +124,11 @@ def check(demo: Demo) -> int:
         store.close()
     truth = demo.true_record()
     same = record == truth
+    verdicts = [c.verdict for c in loop.commits]
     print(json.dumps({"frames": frames, "seconds": round(elapsed, 1), "reads": len(loop.commits),
-                      "moves": len(record["moves"]), "true_moves": len(truth["moves"]), "record_equal": same}))
+                      "moves": len(record["moves"]), "true_moves": len(truth["moves"]),
+                      "misreads": verdicts.count("misread"), "ambiguous": verdicts.count("ambiguous"),
+                      "record_equal": same}))
     if not same:
         print(f"companion record: {json.dumps(record)}", file=sys.stderr)
     return 0 if same else 1

@@ -23,6 +23,8 @@ def add_server_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, default=None, help=f"the companion's SQLite database (default {default_db()})")
     p.add_argument("--resume", action="store_true", help="continue the database's latest game exactly where it was")
     p.add_argument("--no-browser", action="store_true", help="do not open the dashboard in a browser")
+    p.add_argument("--profile", default=None, help="an enrolled deck (profile name, or the path of its folder): cards "
+                                                   "are identified against it instead of by the general recogniser")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,8 +53,24 @@ def run(args: argparse.Namespace) -> int:
     setup = json_arg(args.setup, "--setup") if args.setup else ({"deck": "full"} if args.game == "scoundrel" else {})
     config = Config(db=args.db or default_db(), source=args.source, game=args.game,
                     options=json_arg(args.options, "--options"), setup=setup, host=args.host, port=args.port,
-                    resume=args.resume, speed=args.speed)
+                    resume=args.resume, speed=args.speed, profile=check_profile(args.profile))
     return serve(config, args.no_browser)
+
+
+def check_profile(ref: str | None) -> str | None:
+    """Refuse an unknown or unreadable profile before anything starts."""
+    if ref is None:
+        return None
+    from companion.recognisers import load_profile
+    from vision.enroll.store import ProfileError
+
+    try:
+        profile = load_profile(ref)
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from None
+    if profile.kind != "cards":
+        raise UsageError(f"profile {profile.name!r} holds {profile.kind}, not a deck of cards")
+    return ref
 
 
 def start(config: Config) -> Companion:

@@ -22,4 +22,15 @@ def create_app(session: Session, view: LiveView, token: str | None = None, **ext
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(live.bp)
+    _register_enrollment(app)
     return app
+
+
+def _register_enrollment(app: Flask) -> None:
+    """The enrollment pages (teach the companion your own deck), where that package is installed."""
+    try:
+        from companion.web_enroll import enroll_bp
+    except ImportError:
+        return
+    app.register_blueprint(enroll_bp)
+    app.extensions["companion"]["enroll"] = True
