@@ -8,16 +8,21 @@ outlines) are dropped by size, which the rectified board fixes in tile units.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.tiles import verifier
 from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
 from vision.tiles.geometry import CITY_LABEL, FIELD_LABEL, MONASTERY_LABEL, ROAD_LABEL, rotated_feature_map
 from vision.tiles.geometry import feature_edge as _feature_edge
 
 MIN_AREA = 0.018  # tile units squared; a shield is about 0.01, a meeple 0.02 to 0.06
 MAX_AREA = 0.2
+CANDIDATE_AREA = 0.01  # the verifier sees smaller blobs too: a far, squashed meeple
+CANDIDATE_DISTANCES = (18.0, 30.0, 42.0)  # per-pixel colour distances the candidates are cut at
+SAME_SPOT = 0.2  # tiles between the feet of two blobs that are one meeple
 PIXEL_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT) from a calibrated colour, per pixel
 BLOB_DISTANCE = 25.0  # the same for a blob's median: roofs and shields sit further off than meeples
 LIGHT_WEIGHT = 0.4
@@ -88,7 +93,15 @@ def calibrate(image: np.ndarray, names: tuple[str, ...] | None = None) -> Calibr
 class Blob:
     colour: str
     foot: tuple[float, float]  # rectified board px
-    mask: np.ndarray  # bool, board-sized
+    origin: tuple[int, int]  # board px of the crop's top-left corner
+    crop: np.ndarray  # bool, the blob within its bounding box
+    rule_ok: bool = True  # passes the outline rules (what decides when there is no verifier)
+
+    def paint(self, mask: np.ndarray) -> None:
+        """Marks the blob's pixels in a board-sized mask."""
+        x, y = self.origin
+        h, w = self.crop.shape
+        mask[y:y + h, x:x + w] |= self.crop.astype(mask.dtype)
 
 
 def _nearest_lut(calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
@@ -99,39 +112,96 @@ def _nearest_lut(calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
     return dist.argmin(axis=0).astype(np.uint8), dist.min(axis=0)
 
 
-def find_meeples(board_bgr: np.ndarray, on_tiles: np.ndarray, patch: int, calibration: Calibration) -> list[Blob]:
-    """Meeple-coloured blobs of meeple size and shape on the rectified board (`patch` px per tile)."""
+def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
+                 trace: dict[str, Any] | None = None) -> list[Blob]:
+    """Meeples on the rectified board (`patch` px per tile): coloured candidates, then the verifier decides.
+
+    Without the verifier's model file the outline rules decide (size, proportions, legs apart).
+    """
+    model = verifier.load()
+    if model is None and trace is None:
+        found = candidates(board_bgr, near_tiles, patch, calibration, (PIXEL_DISTANCE,))
+        return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
+    found = candidates(board_bgr, near_tiles, patch, calibration)
+    if trace is not None:
+        trace["board"] = board_bgr
+        trace["candidates"] = found
+    if model is None:
+        return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
+    scores = verifier.scores(model, board_bgr, found, patch, calibration)
+    kept = [(b, s) for b, s in zip(found, scores, strict=True) if s >= verifier.THRESHOLD]
+    return _distinct([b for b, _ in kept], patch, [s for _, s in kept])
+
+
+def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
+               distances: tuple[float, ...] = CANDIDATE_DISTANCES) -> list[Blob]:
+    """Blobs of a calibrated colour and about a meeple's size, whole and cut at thin bridges (permissive).
+
+    Several colour distances: a tight one parts a meeple from art of a like colour (a red meeple on a
+    red-roofed city), a loose one keeps a blurred or shaded one whole.
+    """
     lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
-    names = list(calibration.colours)
     nearest_lut, dist_lut = _nearest_lut(calibration)
     q = lab >> 3
     index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
-    close = (dist_lut[index] < PIXEL_DISTANCE) & on_tiles
+    distance = dist_lut[index]
     nearest = nearest_lut[index]
     blobs: list[Blob] = []
-    area_unit = patch * patch
-    kernel = np.ones((3, 3), np.uint8)  # drops gaps between tiles and outlines, which join blobs into nets
-    for k, name in enumerate(names):
-        mask = cv2.morphologyEx((close & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, kernel)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-        for i in range(1, n):
-            x, y, w, h, area = stats[i]
-            if area / area_unit < MIN_AREA or min(w, h) < 0.12 * patch:
-                continue
-            part = labels[y:y + h, x:x + w] == i
-            pieces = _pieces(part, area / area_unit)
-            for piece, (px, py) in pieces:
-                if not _meeple_like(piece, area_unit, MIN_SHAPE if px == py == 0 and piece is part else PIECE_SHAPE):
-                    continue
-                top, left = y + py, x + px
-                ph, pw = piece.shape
-                pixels = lab[top:top + ph, left:left + pw][piece].astype(np.float32)
-                if np.median(_distance(pixels, calibration.colours[name])) > BLOB_DISTANCE:
-                    continue
-                blob = np.zeros(board_bgr.shape[:2], bool)
-                blob[top:top + ph, left:left + pw] = piece
-                blobs.append(Blob(name, _foot(blob), blob))
+    for limit in distances:
+        close = (distance < limit) & near_tiles
+        for k, name in enumerate(calibration.colours):
+            blobs += _colour_blobs(close & (nearest == k), lab, name, patch, calibration,
+                                   BLOB_DISTANCE * limit / PIXEL_DISTANCE)
     return blobs
+
+
+def _colour_blobs(close: np.ndarray, lab: np.ndarray, name: str, patch: int, calibration: Calibration,
+                  blob_limit: float) -> list[Blob]:
+    area_unit = patch * patch
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))  # drops gaps and outlines that join blobs into nets
+    mask = cv2.morphologyEx(close.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    blobs: list[Blob] = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area / area_unit < CANDIDATE_AREA or min(w, h) < 0.1 * patch:
+            continue
+        part = labels[y:y + h, x:x + w] == i
+        pieces = _pieces(part, area / area_unit)
+        if not pieces or pieces[0][0] is not part:
+            pieces = [(part, (0, 0)), *pieces]  # the whole blob too: the verifier may know it better
+        for piece, (px, py) in pieces:
+            ph, pw = piece.shape
+            if not CANDIDATE_AREA <= piece.sum() / area_unit <= MAX_AREA or min(ph, pw) < 0.1 * patch:
+                continue
+            top, left = y + py, x + px
+            pixels = lab[top:top + ph, left:left + pw][piece].astype(np.float32)
+            if np.median(_distance(pixels, calibration.colours[name])) > blob_limit:
+                continue
+            rule_ok = _meeple_like(piece, area_unit, MIN_SHAPE if piece is part else PIECE_SHAPE)
+            blobs.append(Blob(name, _foot_in(piece, left, top), (left, top), piece, rule_ok))
+    return blobs
+
+
+def _distinct(blobs: list[Blob], patch: int, scores: list[float]) -> list[Blob]:
+    """One meeple per spot: a blob and a piece cut from it (or two overlapping pieces) count once."""
+    order = sorted(range(len(blobs)), key=lambda i: -scores[i])
+    kept: list[Blob] = []
+    for i in order:
+        b = blobs[i]
+        if all(np.hypot(b.foot[0] - k.foot[0], b.foot[1] - k.foot[1]) > SAME_SPOT * patch or not _overlap(b, k)
+               for k in kept):
+            kept.append(b)
+    return kept
+
+
+def _overlap(a: Blob, b: Blob) -> bool:
+    (ax, ay), (bx, by) = a.origin, b.origin
+    (ah, aw), (bh, bw) = a.crop.shape, b.crop.shape
+    x0, y0, x1, y1 = max(ax, bx), max(ay, by), min(ax + aw, bx + bw), min(ay + ah, by + bh)
+    if x0 >= x1 or y0 >= y1:
+        return False
+    return bool((a.crop[y0 - ay:y1 - ay, x0 - ax:x1 - ax] & b.crop[y0 - by:y1 - by, x0 - bx:x1 - bx]).any())
 
 
 def _pieces(part: np.ndarray, area: float) -> list[tuple[np.ndarray, tuple[int, int]]]:
@@ -190,12 +260,12 @@ def _shape_overlap(crop: np.ndarray) -> float:
     return float((scaled & TEMPLATE).sum() / union) if union else 0.0
 
 
-def _foot(blob: np.ndarray) -> tuple[float, float]:
-    """Where a standing figure touches the board: the middle of its lowest rows."""
-    ys, xs = np.nonzero(blob)
+def _foot_in(crop: np.ndarray, left: int, top: int) -> tuple[float, float]:
+    """Where a standing figure touches the board: the middle of its lowest rows (board px)."""
+    ys, xs = np.nonzero(crop)
     bottom = ys.max()
     low = ys >= bottom - max(1, int(0.15 * (bottom - ys.min() + 1)))
-    return (float(xs[low].mean()) + 0.5, float(bottom) + 0.5)
+    return (float(xs[low].mean()) + 0.5 + left, float(bottom) + 0.5 + top)
 
 
 def feature_at(letter: str, rotation: int, u: float, v: float) -> str:

@@ -21,6 +21,7 @@ from vision.tiles.meeples import Blob, Calibration, feature_at, find_meeples
 from vision.tiles.reader import PATCH, blue_mask, field_threshold, green_lead, read_tile
 
 Cell = tuple[int, int]
+MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
 
 
 def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
@@ -38,15 +39,21 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
     return to_json(grid, readings, meeples, cells, start_cell)
 
 
-def read_board(image: np.ndarray, grid: Grid, calibration: Calibration
+def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: dict[str, Any] | None = None
                ) -> tuple[dict[Cell, Reading], list[tuple[str, Cell, str]], list[Cell]]:
-    """Readings per cell (grid units) and meeples as (colour, cell, feature)."""
+    """Readings per cell (grid units) and meeples as (colour, cell, feature).
+
+    `trace`, when given, receives the rectified board, the image -> board px homography and the meeple
+    candidates, which is what training the meeple verifier needs.
+    """
     # one ring of cells beyond the grid's candidates: a tile coloured like the table may sit there
     xs = [c[0] for c in grid.cells]
     ys = [c[1] for c in grid.cells]
     x0, y0 = min(xs) - 1, min(ys) - 1
     nx, ny = max(xs) - x0 + 2, max(ys) - y0 + 2
     to_patch = np.array([[PATCH, 0, -x0 * PATCH], [0, PATCH, -y0 * PATCH], [0, 0, 1]]) @ grid.to_board
+    if trace is not None:
+        trace["to_patch"] = to_patch
     source, to_patch = _prefiltered(image, to_patch)
     board = cv2.warpPerspective(source, to_patch, (nx * PATCH, ny * PATCH), flags=cv2.INTER_LINEAR)
     seen = cv2.warpPerspective(np.full(source.shape[:2], 255, np.uint8), to_patch, (nx * PATCH, ny * PATCH)) > 0
@@ -61,17 +68,21 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration
     on_tiles = np.zeros(board.shape[:2], bool)
     for i, j in cells:
         on_tiles[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
-    blobs = find_meeples(board, on_tiles, PATCH, calibration)
+    # a meeple near a tile's edge stands over the gap and beyond: its head may lie off the laid tiles
+    reach = 2 * round(MEEPLE_REACH * PATCH) + 1
+    near_tiles = cv2.dilate(on_tiles.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    blobs = find_meeples(board, (near_tiles > 0) & seen, PATCH, calibration, trace)
     hidden = np.zeros(board.shape[:2], np.uint8)
     for blob in blobs:
-        hidden |= blob.mask
-    hidden = cv2.dilate(hidden, np.ones((3, 3), np.uint8)) > 0
+        blob.paint(hidden)
+    hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
     features = {}
     for i, j in cells:
         sl = np.s_[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH]
         features[(i, j)] = read_tile(not_field[sl], blue[sl], ~hidden[sl])
     readings = match_board(features)
-    meeples = _place_meeples(blobs, readings, x0, y0)
+    feet = [upright_foot(blob, to_patch) for blob in blobs]
+    meeples = _place_meeples(blobs, feet, readings, x0, y0)
     return readings, meeples, cells
 
 
@@ -116,11 +127,27 @@ def _prefiltered(image: np.ndarray, to_patch: np.ndarray) -> tuple[np.ndarray, n
     return small, to_patch @ np.diag([1 / shrink, 1 / shrink, 1.0])
 
 
-def _place_meeples(blobs: list[Blob], readings: dict[Cell, Reading], x0: int, y0: int
-                   ) -> list[tuple[str, Cell, str]]:
+def upright_foot(blob: Blob, to_patch: np.ndarray) -> tuple[float, float]:
+    """Board px under the figure's feet: the middle of its lowest rows as the camera sees it.
+
+    A meeple stands upright in the picture, not on the rectified board, where perspective and a
+    turned board tilt its base; the lowest board row would be one leg's tip.
+    """
+    ys, xs = np.nonzero(blob.crop)
+    pts = np.stack([xs + blob.origin[0] + 0.5, ys + blob.origin[1] + 0.5], axis=1).astype(np.float64)
+    img = cv2.perspectiveTransform(pts[None], np.linalg.inv(to_patch))[0]
+    top, bottom = img[:, 1].min(), img[:, 1].max()
+    low = img[:, 1] >= bottom - max(1e-6, 0.15 * (bottom - top))
+    base = np.array([[[img[low, 0].mean(), bottom]]])
+    fx, fy = cv2.perspectiveTransform(base, to_patch)[0, 0]
+    return (float(fx), float(fy))
+
+
+def _place_meeples(blobs: list[Blob], feet: list[tuple[float, float]], readings: dict[Cell, Reading], x0: int,
+                   y0: int) -> list[tuple[str, Cell, str]]:
     placed: list[tuple[str, Cell, str]] = []
-    for blob in blobs:
-        fx, fy = blob.foot[0] / PATCH, blob.foot[1] / PATCH
+    for blob, foot in zip(blobs, feet, strict=True):
+        fx, fy = foot[0] / PATCH, foot[1] / PATCH
         cell = (int(np.floor(fx)) + x0, int(np.floor(fy)) + y0)
         if cell not in readings:
             cell = (cell[0], int(np.floor(fy - 0.15)) + y0)  # feet a touch below the tile's edge

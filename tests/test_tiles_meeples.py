@@ -1,0 +1,118 @@
+"""Meeples: candidates, the verifier (ONNX, no torch at run time), feet read upright, training end to end."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.tiles import verifier
+from vision.tiles.board import Meeple, random_board
+from vision.tiles.evaluate import Tally, _score, calibration_picture
+from vision.tiles.meeples import Blob, Calibration, calibrate
+from vision.tiles.pipeline import predict, upright_foot
+from vision.tiles.scene import SceneSpec, compose
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_tile_scene(seed: int, colour: str) -> tuple:
+    """The start tile alone with a meeple in its city, whose head sticks out over the tile's north edge."""
+    rng = np.random.default_rng(seed)
+    board = random_board(1, rng)
+    board.meeples = [Meeple(colour, (0, 0), "N", (0.5, 0.14))]
+    s = compose(board, SceneSpec(fill=(0.5, 0.7), tilt=0.2, styles=("classic",)), rng)
+    colours = ("red", "blue", "yellow", "black")
+    return s, calibrate(calibration_picture(s, colours, rng), colours)
+
+
+def test_the_verifier_model_ships_and_scores_candidates() -> None:
+    assert verifier.MODEL.exists()
+    session = verifier.load()
+    assert session is not None
+    board = np.full((96, 96, 3), (60, 160, 60), np.uint8)
+    crop = np.zeros((12, 10), bool)
+    crop[2:10, 2:8] = True
+    blob = Blob("red", (5.0, 10.0), (40, 40), crop)
+    x = verifier.inputs(board, [blob], 48, Calibration())
+    assert x.shape == (1, verifier.CHANNELS, verifier.SIDE, verifier.SIDE)
+    assert x[0, 3].max() == 1.0 and x[0, 3].min() == 0.0  # the candidate's own mask channel
+    (score,) = verifier.scores(session, board, [blob], 48, Calibration())
+    assert 0.0 <= score < verifier.THRESHOLD  # a flat patch of grass is no meeple
+
+
+def test_reading_a_board_does_not_import_torch() -> None:
+    code = ("import numpy as np, sys; from vision.tiles import predict; "
+            "predict(np.full((200, 300, 3), 90, np.uint8)); import vision.tiles.verifier as v; v.load(); "
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(("seed", "colour"), [(1, "red"), (2, "blue"), (3, "yellow")])
+def test_a_meeple_standing_over_the_tile_edge_is_found(seed: int, colour: str) -> None:
+    s, cal = _one_tile_scene(seed, colour)
+    out = predict(s.image, calibration=cal)
+    assert out["meeples"] == [{"colour": colour, "cell": [0, 0], "feature": "N"}]
+
+
+def test_roofs_and_shields_are_candidates_but_no_meeples() -> None:
+    from vision.tiles.grid import find_grid
+    from vision.tiles.pipeline import read_board
+
+    rng = np.random.default_rng(21)
+    s = compose(random_board(30, rng), SceneSpec(styles=("classic",)), rng)  # no meeples on the board
+    trace: dict = {}
+    _, meeples, _ = read_board(s.image, find_grid(s.image), Calibration(), trace)
+    assert len(trace["candidates"]) > 0 and meeples == []
+
+
+def test_the_foot_is_read_upright_in_the_picture() -> None:
+    """A blob whose base is tilted on the board: its foot is under its lowest image rows, not at one leg."""
+    crop = np.zeros((10, 10), bool)
+    crop[0:8, 2:8] = True
+    blob = Blob("red", (0.0, 0.0), (20, 20), crop)
+    identity = np.eye(3)
+    fx, fy = upright_foot(blob, identity)
+    assert abs(fx - 25.0) < 0.6 and abs(fy - 27.5) < 0.6
+    turn = np.array([[np.cos(0.3), -np.sin(0.3), 0], [np.sin(0.3), np.cos(0.3), 0], [0, 0, 1]])  # image -> board
+    gx, gy = upright_foot(blob, turn @ identity)
+    assert np.hypot(gx - 25.0, gy - 27.5) > 1.0  # the board's lowest row is not where the picture's base is
+
+
+def test_held_out_style_board_reads_its_meeples() -> None:
+    """A pastel board (a style the verifier never saw) with eight meeples: all found, none invented."""
+    from vision.tiles.board import add_meeples
+
+    rng = np.random.default_rng(424242)
+    board = random_board(30, rng)
+    colours = ("red", "blue", "yellow", "black")
+    add_meeples(board, colours, 8, rng, field_rate=0.0)
+    s = compose(board, SceneSpec(styles=("pastel",), tilt=0.1), rng)
+    cal = calibrate(calibration_picture(s, colours, rng), colours)
+    tally = Tally()
+    _score(s, predict(s.image, calibration=cal), tally, "pastel")
+    assert tally.meeples == 8 and tally.meeples_extra == 0 and tally.meeples_right >= 7
+
+
+def test_training_runs_end_to_end_and_exports_onnx(tmp_path: Path) -> None:
+    from vision.tiles.train_verifier import collect, export, train
+
+    x, y = collect(range(1000, 1003))
+    assert len(x) == len(y) > 0 and 0 < y.sum() < len(y)
+    net = train(x, y, epochs=1)
+    path = tmp_path / "m.onnx"
+    export(net, path)
+    session = verifier.load(path)
+    logits = session.run(None, {session.get_inputs()[0].name: x[:3]})[0]
+    assert logits.shape[0] == 3 and np.isfinite(logits).all()
+
+
+def test_tiles_train_refuses_evaluation_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["tiles-train", "--seed", "100000"]) == 2
+    assert main(["tiles-train", "--boards", "0"]) == 2
