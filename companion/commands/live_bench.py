@@ -21,7 +21,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from companion.commands.demo import Demo
+from companion.commands.demo import Demo, demo_profile
 from companion.runtime import Companion, Config
 
 TARGET_FPS, TARGET_LATENCY_MS = 25.0, 500.0
@@ -33,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--feed-fps", type=float, default=30.0, help="camera frame rate to feed the video at (default 30)")
     p.add_argument("--speed", type=float, default=1.0, help="play the whole demo this many times faster (default 1)")
     p.add_argument("--skip-run", action="store_true", help="only measure the live view")
+    p.add_argument("--profile", default=None, help="the deck profile to read the cards with (default: the demo deck)")
     p.set_defaults(run=run)
 
 
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         results["live_view_fps"] = live_view_fps(demo, Path(tmp) / "a.db", speed, args.seconds)
         results["live_view_fps_unpaced"] = live_view_fps(demo, Path(tmp) / "b.db", 0, args.seconds)
         if not args.skip_run:
-            results.update(whole_run(demo, timeline, Path(tmp) / "c.db", args.speed))
+            results.update(whole_run(demo, timeline, Path(tmp) / "c.db", args.speed, demo_profile(args.profile)))
     print(json.dumps(results, indent=1))
     _summary(results)
     return 0
@@ -90,12 +91,13 @@ class SseClock:
         self._stream.close()
 
 
-def whole_run(demo: Demo, timeline: dict[str, Any], db: Path, speed: float) -> dict[str, Any]:
+def whole_run(demo: Demo, timeline: dict[str, Any], db: Path, speed: float,
+              profile: str | None = None) -> dict[str, Any]:
     companion = Companion(Config(db=db, source=str(demo.video), game=demo.game, options=demo.options,
-                                 setup=demo.setup, port=0, speed=speed))
+                                 setup=demo.setup, port=0, speed=speed, profile=profile))
     recognised = companion.recogniser is not None
+    companion.start()  # the SSE stream is served once the server runs; the first move comes seconds later
     clock = SseClock(companion.port) if recognised else None
-    companion.start()
     try:
         while not companion.source.finished:
             time.sleep(0.2)
