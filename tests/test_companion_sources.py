@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.demo_render import DEMO_DIR, DEMO_NAME
+from companion.demo_render import DEMO_DIR, DEMO_NAME, SIZE
 from companion.runtime import Companion, Config
 from companion.sources import LiveSource, parse_source
 
@@ -50,7 +50,7 @@ def test_a_video_file_plays_to_its_end_keeping_only_the_latest_frame() -> None:
     cap = cv2.VideoCapture(str(VIDEO))
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
     cap.release()
-    assert frame is not None and frame.pos == total - 1 and frame.image.shape == (360, 640, 3)
+    assert frame is not None and frame.pos == total - 1 and frame.image.shape == (SIZE[1], SIZE[0], 3)
     assert status["frames"] == total - 1000 and status["state"] == "ended"
     assert statuses[:2] == ["live", "ended"]
 
