@@ -66,8 +66,10 @@ class ProfileScoundrel:
             raise RecogniserUnavailable(str(exc)) from None
         if loaded.kind != "cards":
             raise RecogniserUnavailable(f"profile {loaded.name!r} holds {loaded.kind}, not a deck of cards")
+        from companion.tables.scoundrel import FULL_DECK
+
         self.name = f"deck profile {loaded.name} + vision.layout.scoundrel_zones"
-        self._cards = DeckRecogniser(loaded, allowed)
+        self._cards = DeckRecogniser(loaded, allowed if allowed is not None else FULL_DECK)  # no red face card
 
     def read(self, image: np.ndarray) -> Reading:
         return scoundrel_reading(self._cards.predict(image), image.shape)

@@ -98,3 +98,20 @@ def _frame(pos: int) -> np.ndarray:
     cap.release()
     assert ok
     return image
+
+
+@pytest.mark.parametrize("weapon, monsters, room", [
+    ("5D", ["QC", "JS", "9C", "2S"], ["8H", "KS", "2D"]),  # a fan of five with court cards, a full Scoundrel deck
+    ("9D", [], ["3C", "10H", "4S", "7H"]),  # a lone weapon below a full room
+])
+def test_the_deck_recogniser_reads_tables_the_demo_never_shows(demo_profile: Path, weapon: str, monsters: list[str],
+                                                               room: list[str]) -> None:
+    from companion.demo_render import Table
+
+    image = Painter().frame(Table(dungeon=5, slots=[*room, *[None] * (4 - len(room))], weapon=weapon,
+                                  monsters=monsters, discard=3), None, None, 0)
+    recogniser = recogniser_for(DEMO.game, demo_profile, "full")  # any card of the Scoundrel deck
+    assert recogniser is not None
+    obs = recogniser.read(image).observation
+    assert obs["room"] == room and obs["weapon"] == weapon and obs["weapon_monsters"] == monsters
+    assert obs["dungeon"] == 1 and obs["discard"] == 1

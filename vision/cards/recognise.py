@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, portrait_corners
 from vision.detections import CardDetections
-from vision.enroll.canon import CARD, rotate_quarter
+from vision.enroll.canon import CARD, rotate_quarter, warp
 from vision.enroll.matcher import Matcher
 from vision.enroll.store import Profile
 
@@ -29,11 +29,15 @@ MIN_GAP = 0.12  # of the card's height between two fanned cards' tops
 MIN_BLOB = 0.002  # of the image area
 CARD_FIT = (0.8, 1.25)  # blob length over a card's height for a single card
 MAX_FAN = 3.0  # longest fan, in card heights
+END_BAND = 0.2  # of a card's height: the band at a fan's end that shows the card on top alone
 END_ROWS = 0.12  # of a fan's length: its last rows, where only the card on top lies
 PAD = 12  # canonical pixels around a straightened fan
 INDEX_MM = (21.0, 15.0)  # height and width of the printed index corner a fanned card shows
 INDEX_CANDIDATES = 10  # best strips given a second look at their index corner
 INDEX_WEIGHT = 2.0  # the index corner tells ranks apart that the strip does not
+SHAPE_SIGMA = 4.0  # pixels of the light field removed from a whole face before it is compared
+FACE_INSET = 6  # pixels cut from a whole face template's sides, so it can slide over outline errors
+INDEX_MARGIN = 0.03  # by which the index corner must prefer another card to overrule the matcher
 SEARCH = 3  # pixels the index corner may sit off where its strip put it
 STRIP_INSET = 4  # pixels cut from a template strip's sides, so it can slide over outline errors
 
@@ -110,8 +114,33 @@ class DeckRecogniser:
         if not outlines:
             return [], [], []
         found = self.matcher.identify_many(image, np.array(outlines, np.float32))
-        codes = ["back" if f.label.startswith("back") else f.label for f in found]
+        codes = ["back" if f.label.startswith("back") else self._index_check(image, f.corners, f.label) for f in found]
         return codes, [f.corners for f in found], [float(np.clip(f.score, 0, 1)) for f in found]
+
+    def _index_check(self, image: np.ndarray, corners: np.ndarray, label: str) -> str:
+        """The matcher's answer, unless the printed index says another suit of that rank or rank of that suit.
+
+        The learned metric sees the whole face coarsely; a club and a spade of one rank, or a 4 and a 6 of
+        one suit, differ in a few pixels that the index corner shows best.
+        """
+        if label == "unknown" or label not in self._strip_labels:
+            return label
+        width = float(np.linalg.norm(corners[1] - corners[0]))
+        crop = _soft(warp(image, corners, CARD).astype(np.float32))
+        index, faces = self._index_templates(width), self._face_templates(width)
+        shapes = _shapes(crop)
+        rank, suit = label[:-1], label[-1]
+        scores: dict[str, float] = {}
+        for k, other in enumerate(self._strip_labels):
+            if other[:-1] != rank and other[-1] != suit:
+                continue
+            inner = index[k][SEARCH:, SEARCH:]
+            window = crop[:inner.shape[0] + 2 * SEARCH, :inner.shape[1] + 2 * SEARCH]
+            score = float(cv2.matchTemplate(window, inner, cv2.TM_CCOEFF_NORMED).max())
+            score += float(cv2.matchTemplate(shapes, faces[k], cv2.TM_CCOEFF_NORMED).max())  # pips: a club or a spade
+            scores[other] = max(scores.get(other, -1.0), score)
+        best = max(scores, key=lambda lab: scores[lab])
+        return best if scores[best] > scores.get(label, -1.0) + INDEX_MARGIN else label
 
     # -- fans ------------------------------------------------------------------------------------
     def _fan(self, image: np.ndarray, contour: np.ndarray, rect: np.ndarray) -> list[FanCard]:
@@ -153,10 +182,10 @@ class DeckRecogniser:
         if cards:
             mask = np.zeros(image.shape[:2], np.uint8)
             cv2.drawContours(mask, [contour], -1, 255, cv2.FILLED)
-            tail = cv2.warpPerspective(mask, m, (cw, ch), flags=cv2.INTER_NEAREST)[int(ch - PAD - 0.1 * CARD.height):]
-            cols = np.nonzero(tail.any(axis=0))[0]
-            left = float(np.median([cols.min(), cols.max() + 1 - CARD.width])) if cols.size else PAD
-            top_card = _box(left, end, CARD.width, CARD.height)
+            colmask = cv2.warpPerspective(mask, m, (cw, ch), flags=cv2.INTER_NEAREST)
+            top_card = _card_on_top(colmask, int(ch - PAD - END_BAND * CARD.height))
+            if top_card is None:
+                top_card = _box(PAD, end, CARD.width, CARD.height)
             corners = cv2.perspectiveTransform(top_card.reshape(-1, 1, 2), inv).reshape(4, 2)
             code, corner, conf = self._whole(image, [portrait_corners(corners)])
             if code and code[0] != "unknown":
@@ -187,6 +216,14 @@ class DeckRecogniser:
             self._templates[key] = [_sharpened_like(crop, seen_width)[:h, :w].copy() for crop in self._strip_crops]
         return self._templates[key]
 
+    def _face_templates(self, seen_width: float) -> list[np.ndarray]:
+        key = 100_000 + int(round(seen_width))
+        if key not in self._templates:
+            cut = slice(FACE_INSET, -FACE_INSET)
+            self._templates[key] = [_shapes(_sharpened_like(crop, seen_width))[cut, cut].copy()
+                                    for crop in self._strip_crops]
+        return self._templates[key]
+
     def _strip_templates(self, seen_width: float) -> list[np.ndarray]:
         """The enrolled faces' top strips (inset a little), made as soft as the camera's view of a card."""
         key = int(round(seen_width))
@@ -213,6 +250,27 @@ def in_play(profile: Profile, allowed: set[str]) -> Profile:
     return Profile(profile.name, profile.kind, manifest, arrays, profile.images)
 
 
+def _card_on_top(colmask: np.ndarray, band_top: int) -> np.ndarray | None:
+    """The top card's outline in a straightened fan, from the fan's last rows (where nothing else lies):
+    their rectangle gives the card's bottom edge and its tilt, the card's shape gives the rest."""
+    ys, xs = np.nonzero(colmask[band_top:])
+    if len(xs) < 10:
+        return None
+    pts = np.stack([xs, ys + band_top], axis=1).astype(np.float32)
+    box = cv2.boxPoints(cv2.minAreaRect(pts))
+    bottom = box[np.argsort(box[:, 1])[2:]]
+    bl, br = bottom[np.argsort(bottom[:, 0])]
+    edge = br - bl
+    length = float(np.linalg.norm(edge))
+    if length < 0.5 * CARD.width:
+        return None
+    up = np.array([edge[1], -edge[0]], np.float32) / length
+    if up[1] > 0:
+        up = -up
+    tall = up * length * ASPECT
+    return np.array([bl + tall, br + tall, br, bl], np.float32)
+
+
 def _end_width(shape: tuple[int, ...], contour: np.ndarray, rect: np.ndarray) -> float:
     """A fan's card width: the blob's width across its last rows, where only the card on top lies."""
     w = int(round(float(np.linalg.norm(rect[1] - rect[0])))) + 2
@@ -225,6 +283,12 @@ def _end_width(shape: tuple[int, ...], contour: np.ndarray, rect: np.ndarray) ->
     tail = column[int(h * (1 - END_ROWS)):h - 2]
     widths = tail.sum(axis=1)
     return float(np.median(widths[widths > 0])) if (widths > 0).any() else float(w)
+
+
+def _shapes(img: np.ndarray) -> np.ndarray:
+    """Grey detail without the light falling across the card (a lamp, a tinted photo): the pips' shapes."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    return grey - cv2.GaussianBlur(grey, (0, 0), SHAPE_SIGMA)
 
 
 def _soft(img: np.ndarray) -> np.ndarray:
