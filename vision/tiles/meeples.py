@@ -144,23 +144,38 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
     nearest_lut, dist_lut = _nearest_lut(calibration)
     q = lab >> 3
     index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
-    distance = dist_lut[index]
+    distance = np.where(near_tiles, dist_lut[index], np.inf)
     nearest = nearest_lut[index]
+    loosest = max(distances)
     blobs: list[Blob] = []
-    for limit in distances:
-        close = (distance < limit) & near_tiles
-        for k, name in enumerate(calibration.colours):
-            blobs += _colour_blobs(close & (nearest == k), lab, name, patch, calibration,
-                                   BLOB_DISTANCE * limit / PIXEL_DISTANCE)
+    for k, name in enumerate(calibration.colours):
+        # tighter masks are subsets of the loosest one: label the board once, the rest within each blob's box
+        mine = np.where(nearest == k, distance, np.inf)
+        n, labels, stats = _components((mine < loosest).astype(np.uint8))
+        for i in range(1, n):
+            x, y, w, h, area = stats[i]
+            if area < CANDIDATE_AREA * patch * patch or min(w, h) < 0.1 * patch:
+                continue
+            x0, y0 = max(0, x - 2), max(0, y - 2)
+            box = np.s_[y0:y + h + 2, x0:x + w + 2]
+            for limit in distances:
+                within = (labels[box] == i) & (mine[box] < limit)
+                blobs += _colour_blobs(within, (x0, y0), lab, name, patch, calibration,
+                                       BLOB_DISTANCE * limit / PIXEL_DISTANCE)
     return blobs
 
 
-def _colour_blobs(close: np.ndarray, lab: np.ndarray, name: str, patch: int, calibration: Calibration,
-                  blob_limit: float) -> list[Blob]:
+def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """Connected blobs after an opening that drops gaps and outlines, which would join blobs into nets."""
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(opened, 8, cv2.CV_32S, cv2.CCL_SAUF)
+    return n, labels, stats
+
+
+def _colour_blobs(close: np.ndarray, offset: tuple[int, int], lab: np.ndarray, name: str, patch: int,
+                  calibration: Calibration, blob_limit: float) -> list[Blob]:
     area_unit = patch * patch
-    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))  # drops gaps and outlines that join blobs into nets
-    mask = cv2.morphologyEx(close.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    n, labels, stats = _components(close.astype(np.uint8))
     blobs: list[Blob] = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
@@ -174,7 +189,7 @@ def _colour_blobs(close: np.ndarray, lab: np.ndarray, name: str, patch: int, cal
             ph, pw = piece.shape
             if not CANDIDATE_AREA <= piece.sum() / area_unit <= MAX_AREA or min(ph, pw) < 0.1 * patch:
                 continue
-            top, left = y + py, x + px
+            top, left = offset[1] + y + py, offset[0] + x + px
             pixels = lab[top:top + ph, left:left + pw][piece].astype(np.float32)
             if np.median(_distance(pixels, calibration.colours[name])) > blob_limit:
                 continue
@@ -212,16 +227,22 @@ def _pieces(part: np.ndarray, area: float) -> list[tuple[np.ndarray, tuple[int, 
     if area <= MAX_AREA and _meeple_like(part, None):
         return [(part, (0, 0))]
     out: list[tuple[np.ndarray, tuple[int, int]]] = []
+    most = MAX_AREA * part.sum() / max(area, 1e-9)  # px: a core larger than a meeple yields no meeple
     for size in (5, 7):
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         core = cv2.erode(part.astype(np.uint8), kernel)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(core)
         for i in range(1, n):
-            x, y, w, h, _ = stats[i]
-            grown = cv2.dilate((labels == i).astype(np.uint8), kernel) > 0
-            piece = grown & part
+            x, y, w, h, pixels = stats[i]
+            if pixels > most:
+                continue
+            # grow the core back within its own box (a large part holds many cores)
+            x0, y0 = max(0, x - size), max(0, y - size)
+            x1, y1 = min(part.shape[1], x + w + size), min(part.shape[0], y + h + size)
+            grown = cv2.dilate((labels[y0:y1, x0:x1] == i).astype(np.uint8), kernel) > 0
+            piece = grown & part[y0:y1, x0:x1]
             ys, xs = np.nonzero(piece)
-            out.append((piece[ys.min():ys.max() + 1, xs.min():xs.max() + 1], (int(xs.min()), int(ys.min()))))
+            out.append((piece[ys.min():ys.max() + 1, xs.min():xs.max() + 1], (int(xs.min()) + x0, int(ys.min()) + y0)))
         if out:
             break
     return out
