@@ -97,8 +97,10 @@ class DeckRecogniser:
         fans: list[FanCard] = []
         for c, q, w, h in blobs:
             if CARD_FIT[1] < h / max(w * ASPECT, 1) and h < MAX_FAN * w * ASPECT:
-                fans += self._fan(image, c, q)
-        codes, corners, conf = self._whole(image, whole)
+                fan = self._fan(image, c, q)
+                fans += fan[:-1]
+                whole += [f.corners for f in fan[-1:]]  # the card on top: identified whole with the lone ones
+        codes, corners, conf = self._whole(image, whole)  # one batch: the matcher's projection is the cost
         out_codes = codes + [f.label for f in fans]
         out_corners = corners + [f.corners for f in fans]
         out_conf = conf + [f.score for f in fans]
@@ -128,7 +130,7 @@ class DeckRecogniser:
         width = float(np.linalg.norm(corners[1] - corners[0]))
         crop = _soft(warp(image, corners, CARD).astype(np.float32))
         index, faces = self._index_templates(width), self._face_templates(width)
-        shapes = _shapes(crop)
+        shapes = _half(_shapes(crop))
         rank, suit = label[:-1], label[-1]
         scores: dict[str, float] = {}
         for k, other in enumerate(self._strip_labels):
@@ -144,7 +146,8 @@ class DeckRecogniser:
 
     # -- fans ------------------------------------------------------------------------------------
     def _fan(self, image: np.ndarray, contour: np.ndarray, rect: np.ndarray) -> list[FanCard]:
-        """The cards of a fan from its first (topmost) card to the last, which lies on top, whole.
+        """The cards of a fan from its first (topmost) card to the last, which lies on top, whole (its label
+        is left empty: the caller identifies it with the lone cards).
 
         The fan is straightened at the canonical crop's scale (a card CARD.width pixels wide); each
         enrolled card's top strip is slid over it (template correlation), so every offset and a few
@@ -187,9 +190,7 @@ class DeckRecogniser:
             if top_card is None:
                 top_card = _box(PAD, end, CARD.width, CARD.height)
             corners = cv2.perspectiveTransform(top_card.reshape(-1, 1, 2), inv).reshape(4, 2)
-            code, corner, conf = self._whole(image, [portrait_corners(corners)])
-            if code and code[0] != "unknown":
-                cards.append(FanCard(corner[0], code[0], conf[0]))
+            cards.append(FanCard(portrait_corners(corners), "", 0.0))  # read whole by the caller
         return cards
 
     def _index_look(self, column: np.ndarray, row: int, strip: np.ndarray, xs: np.ndarray, width: float) -> int:
@@ -219,8 +220,8 @@ class DeckRecogniser:
     def _face_templates(self, seen_width: float) -> list[np.ndarray]:
         key = 100_000 + int(round(seen_width))
         if key not in self._templates:
-            cut = slice(FACE_INSET, -FACE_INSET)
-            self._templates[key] = [_shapes(_sharpened_like(crop, seen_width))[cut, cut].copy()
+            cut = slice(FACE_INSET // 2, -FACE_INSET // 2)
+            self._templates[key] = [_half(_shapes(_sharpened_like(crop, seen_width)))[cut, cut].copy()
                                     for crop in self._strip_crops]
         return self._templates[key]
 
@@ -289,6 +290,11 @@ def _shapes(img: np.ndarray) -> np.ndarray:
     """Grey detail without the light falling across the card (a lamp, a tinted photo): the pips' shapes."""
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     return grey - cv2.GaussianBlur(grey, (0, 0), SHAPE_SIGMA)
+
+
+def _half(img: np.ndarray) -> np.ndarray:
+    """Whole faces are compared at half the crop's scale: a table camera's card has no more detail, and it is fast."""
+    return cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
 
 
 def _soft(img: np.ndarray) -> np.ndarray:
