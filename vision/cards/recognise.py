@@ -1,11 +1,13 @@
 """Cards read with a player's enrolled deck: outlines found on the table, identities from the deck profile.
 
-Outlines come from the bright card-shaped blobs (the classical proposals of `contours`); a blob one
-card wide but longer than a card is a fan (a weapon with monsters laid over it, each shifted down):
-it is straightened, and every offset along it is tried as a card's top edge by correlating the
-strip a fanned card leaves visible (its top with the printed index) with the same strip of each
-enrolled card. A whole card (a lone card, the top card of a fan) is identified by the profile's
-matcher (`vision.enroll.matcher`), which sees the whole face.
+Outlines of lone cards and piles are the card pipeline's classical proposals (`contours.propose`;
+the detector's boxes are looser than these on a plain table and cost a network run). A bright blob
+one card wide but longer than a card is a fan (a weapon with monsters laid over it, each shifted
+down): it is straightened, and every offset along it is tried as a card's top edge by correlating
+the strip a fanned card leaves visible (its top with the printed index) with the same strip of each
+enrolled card; the index corner then decides between the best few. A whole card (a lone card, the
+card on top of a fan) is identified by the profile's matcher (`vision.enroll.matcher`), which sees
+the whole face, with a second look at its index corner and pips.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.cards.contours import propose
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, portrait_corners
 from vision.detections import CardDetections
 from vision.enroll.canon import CARD, rotate_quarter, warp
@@ -27,7 +30,7 @@ STRIP = 0.24  # of the card's height: what a fanned card shows of itself above t
 MIN_STRIP_SCORE = 0.75  # correlation of a strip under which an offset is not a card's top
 MIN_GAP = 0.12  # of the card's height between two fanned cards' tops
 MIN_BLOB = 0.002  # of the image area
-CARD_FIT = (0.8, 1.25)  # blob length over a card's height for a single card
+FAN_MIN = 1.25  # blob length over a card's height above which a blob is a fan, not one card
 MAX_FAN = 3.0  # longest fan, in card heights
 END_BAND = 0.2  # of a card's height: the band at a fan's end that shows the card on top alone
 END_ROWS = 0.12  # of a fan's length: its last rows, where only the card on top lies
@@ -84,19 +87,15 @@ class DeckRecogniser:
                 and (allowed is None or self.labels[o] in allowed)]
         self._strip_labels = [self.labels[owner[i]] for i in keep for _ in (0, 2)]
         self._strip_crops = [rotate_quarter(crops[i], t) for i in keep for t in (0, 2)]
-        self._allowed = None if allowed is None else set(allowed)
         self._templates: dict[int, list[np.ndarray]] = {}
 
     # -- outlines ---------------------------------------------------------------------------------
     def predict(self, image: np.ndarray) -> CardDetections:
         blobs = [(c, *_rect(c)) for c in _blobs(image)]
-        if not blobs:
-            return CardDetections()
-        singles = [q for _, q, w, h in blobs if CARD_FIT[0] <= h / max(w * ASPECT, 1) <= CARD_FIT[1]]
-        whole = [portrait_corners(q) for q in singles]
+        whole = list(propose(image))  # the card pipeline's classical blobs: lone cards and piles
         fans: list[FanCard] = []
         for c, q, w, h in blobs:
-            if CARD_FIT[1] < h / max(w * ASPECT, 1) and h < MAX_FAN * w * ASPECT:
+            if FAN_MIN < h / max(w * ASPECT, 1) and h < MAX_FAN * w * ASPECT:
                 fan = self._fan(image, c, q)
                 fans += fan[:-1]
                 whole += [f.corners for f in fan[-1:]]  # the card on top: identified whole with the lone ones
