@@ -115,3 +115,31 @@ def test_the_deck_recogniser_reads_tables_the_demo_never_shows(demo_profile: Pat
     obs = recogniser.read(image).observation
     assert obs["room"] == room and obs["weapon"] == weapon and obs["weapon_monsters"] == monsters
     assert obs["dungeon"] == 1 and obs["discard"] == 1
+
+
+def test_court_cards_render_alike_in_every_process() -> None:
+    """The demo video and the enrollment photo are rendered in different processes: a court card must not change."""
+    import os
+    import subprocess
+    import sys
+
+    from vision.synth.cards import render_face
+
+    code = "import sys, numpy; from vision.synth.cards import render_face; sys.stdout.buffer.write(" \
+           "render_face('JS', 0, 60).tobytes())"
+    here = render_face("JS", 0, 60).tobytes()
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed}, cwd=Path(__file__).resolve().parents[1])
+        assert out.stdout == here
+
+
+def test_the_cards_in_play_cut_the_profile_down(demo_profile: Path) -> None:
+    from vision.cards.recognise import in_play
+
+    profile = load_profile(demo_profile)
+    cut = in_play(profile, {"8C", "8S", "10D"})
+    assert cut.labels == [lab for lab in profile.labels if lab in {"8C", "8S", "10D", "back0"}]
+    owners = set(cut.arrays["owner"].tolist())
+    assert owners == set(range(len(cut.labels))) and len(cut.arrays["crops"]) == len(cut.arrays["crop_owner"]) == 4
+    assert len(cut.arrays["features"]) == len(cut.arrays["owner"]) == len(cut.arrays["turn"])
