@@ -105,17 +105,17 @@ class DeckRecogniser:
         out_conf = conf + [f.score for f in fans]
         keep = [i for i, code in enumerate(out_codes) if code != "unknown"]
         n = len(keep)
-        return CardDetections([out_codes[i] for i in keep],
+        backs = [int(out_codes[i][4:] or 0) if out_codes[i].startswith("back") else -1 for i in keep]
+        return CardDetections(["back" if b >= 0 else out_codes[i] for i, b in zip(keep, backs, strict=True)],
                               np.array([out_corners[i] for i in keep], np.float32).reshape(-1, 4, 2),
-                              np.array([out_conf[i] for i in keep], np.float32),
-                              np.array([0 if out_codes[i] == "back" else -1 for i in keep], np.int16),
+                              np.array([out_conf[i] for i in keep], np.float32), np.array(backs, np.int16),
                               np.ones(n, bool))
 
     def _whole(self, image: np.ndarray, outlines: list[np.ndarray]) -> tuple[list[str], list[np.ndarray], list[float]]:
         if not outlines:
             return [], [], []
         found = self.matcher.identify_many(image, np.array(outlines, np.float32))
-        codes = ["back" if f.label.startswith("back") else self._index_check(image, f.corners, f.label) for f in found]
+        codes = [f.label if f.label.startswith("back") else self._index_check(image, f.corners, f.label) for f in found]
         return codes, [f.corners for f in found], [float(np.clip(f.score, 0, 1)) for f in found]
 
     def _index_check(self, image: np.ndarray, corners: np.ndarray, label: str) -> str:
