@@ -116,3 +116,18 @@ def test_tiles_train_refuses_evaluation_seeds(capsys: pytest.CaptureFixture[str]
 
     assert main(["tiles-train", "--seed", "100000"]) == 2
     assert main(["tiles-train", "--boards", "0"]) == 2
+
+
+def test_a_meeple_on_a_hidden_road_stub_pools_its_evidence_into_the_tile() -> None:
+    """W at 180 with its short north road under a meeple: the meeple's foot there makes W sure, not U."""
+    from vision.tiles.matcher import match_board, truth_masks
+    from vision.tiles.reader import PATCH, read_tile
+
+    not_field, shield = truth_masks("W", 180)
+    visible = np.ones((PATCH, PATCH), bool)
+    visible[0:22, 14:34] = False  # the meeple and its shadow
+    features = {(0, 0): read_tile(not_field.astype(bool) & visible, shield.astype(bool), visible)}
+    alone = match_board(features)[(0, 0)]
+    pooled = match_board(features, {(0, 0): [(0.5, 0.2)]})[(0, 0)]
+    assert (pooled.letter, pooled.rotation) == ("W", 180)
+    assert pooled.confidence > 0.9 > 0.7 > alone.confidence

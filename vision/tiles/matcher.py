@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.tiles.catalog import DIRECTIONS, OPPOSITE, STEP, TILES, canonical_rotation, hypotheses
-from vision.tiles.geometry import MONASTERY_HALF, ROAD_WIDTH, junction, shapes
+from vision.tiles.geometry import FIELD_LABEL, MONASTERY_HALF, ROAD_WIDTH, junction, rotated_feature_map, shapes
 from vision.tiles.reader import PATCH, TileFeatures, read_tile
 
 Cell = tuple[int, int]
@@ -23,6 +23,8 @@ EDGE_SIGMA = 0.2
 SHAPE_SIGMA = 0.3
 SHIELD_BLUE = 0.004  # blue share above which a shield is seen
 PRIOR_WEIGHT = 0.3
+FIELD_MEEPLE = 0.05  # how often a meeple stands on a field, against a road, city or monastery
+FIELD_MAP = 32  # px per tile of the feature maps meeples' feet are looked up in
 NEIGHBOUR_WEIGHT = 0.6  # how much the neighbour's view of a shared edge counts against the tile's own
 
 
@@ -93,6 +95,12 @@ class _Table:
 
 
 @cache
+def _field_maps() -> np.ndarray:
+    """(hypotheses, FIELD_MAP, FIELD_MAP) bool: where each letter and rotation is field."""
+    return np.stack([rotated_feature_map(letter, r, FIELD_MAP) == FIELD_LABEL for letter, r in _table().keys])
+
+
+@cache
 def _table() -> _Table:
     expected = expectations()
     keys = list(expected)
@@ -107,8 +115,15 @@ def _table() -> _Table:
     )
 
 
-def match_board(features: dict[Cell, TileFeatures]) -> dict[Cell, Reading]:
-    """The most likely letter and rotation per cell, with each shared edge read from both sides."""
+def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[float, float]]] | None = None
+                ) -> dict[Cell, Reading]:
+    """The most likely letter and rotation per cell, with each shared edge read from both sides.
+
+    `feet` (unit points per cell where meeples stand) pool the meeples' evidence: a meeple is put on
+    a road, city or monastery far more often than on a field, so a reading that leaves it on a field
+    is less likely (a meeple covering a short road stub no longer turns W into U).
+    """
+    feet = feet or {}
     edge_ll = {cell: edge_loglik(f) for cell, f in features.items()}
     fused: dict[Cell, np.ndarray] = {}
     for cell, ll in edge_ll.items():
@@ -119,12 +134,16 @@ def match_board(features: dict[Cell, TileFeatures]) -> dict[Cell, Reading]:
             if other is not None:
                 total[e] += NEIGHBOUR_WEIGHT * other[DIRECTIONS.index(OPPOSITE[d])]
         fused[cell] = total
-    return {cell: _decide(features[cell], fused[cell]) for cell in features}
+    return {cell: _decide(features[cell], fused[cell], feet.get(cell, [])) for cell in features}
 
 
-def _decide(f: TileFeatures, edge_ll: np.ndarray) -> Reading:
+def _decide(f: TileFeatures, edge_ll: np.ndarray, feet: list[tuple[float, float]]) -> Reading:
     t = _table()
     scores = edge_ll[np.arange(4), t.kinds].sum(axis=1) + t.prior
+    fields = _field_maps()
+    for u, v in feet:
+        x, y = int(np.clip(u * FIELD_MAP, 0, FIELD_MAP - 1)), int(np.clip(v * FIELD_MAP, 0, FIELD_MAP - 1))
+        scores += np.where(fields[:, y, x], np.log(FIELD_MEEPLE), 0.0)
     if not np.isnan(f.centre):
         scores -= (f.centre - t.centre) ** 2 / (2 * SHAPE_SIGMA**2)
     seen = ~np.isnan(f.corners)

@@ -80,8 +80,8 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     for i, j in cells:
         sl = np.s_[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH]
         features[(i, j)] = read_tile(not_field[sl], blue[sl], ~hidden[sl])
-    readings = match_board(features)
     feet = [upright_foot(blob, to_patch) for blob in blobs]
+    readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0))
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
     return readings, meeples, cells
 
@@ -143,18 +143,39 @@ def upright_foot(blob: Blob, to_patch: np.ndarray) -> tuple[float, float]:
     return (float(fx), float(fy))
 
 
+def _feet_by_cell(feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0: int
+                  ) -> dict[Cell, list[tuple[float, float]]]:
+    """Each foot as a unit point of the tile it stands in (the tile it is placed on, as `_place_meeples`)."""
+    out: dict[Cell, list[tuple[float, float]]] = {}
+    for foot in feet:
+        located = _locate(foot, cells, x0, y0)
+        if located is not None:
+            cell, u, v = located
+            out.setdefault(cell, []).append((u, v))
+    return out
+
+
+def _locate(foot: tuple[float, float], cells: set[Cell] | dict[Cell, Reading], x0: int, y0: int
+            ) -> tuple[Cell, float, float] | None:
+    """The cell a foot (board px) stands in and its unit point there; feet a touch below a tile's edge count."""
+    fx, fy = foot[0] / PATCH, foot[1] / PATCH
+    cell = (int(np.floor(fx)) + x0, int(np.floor(fy)) + y0)
+    if cell not in cells:
+        cell = (cell[0], int(np.floor(fy - 0.15)) + y0)
+        if cell not in cells:
+            return None
+    return cell, fx - (cell[0] - x0), min(fy - (cell[1] - y0), 0.999)
+
+
 def _place_meeples(blobs: list[Blob], feet: list[tuple[float, float]], readings: dict[Cell, Reading], x0: int,
                    y0: int) -> list[tuple[str, Cell, str]]:
     placed: list[tuple[str, Cell, str]] = []
     for blob, foot in zip(blobs, feet, strict=True):
-        fx, fy = foot[0] / PATCH, foot[1] / PATCH
-        cell = (int(np.floor(fx)) + x0, int(np.floor(fy)) + y0)
-        if cell not in readings:
-            cell = (cell[0], int(np.floor(fy - 0.15)) + y0)  # feet a touch below the tile's edge
-            if cell not in readings:
-                continue
+        located = _locate(foot, readings, x0, y0)
+        if located is None:
+            continue
+        cell, u, v = located
         reading = readings[cell]
-        u, v = fx - (cell[0] - x0), min(fy - (cell[1] - y0), 0.999)
         placed.append((blob.colour, cell, feature_at(reading.letter, reading.rotation, u, v)))
     return placed
 
