@@ -158,10 +158,12 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
                 continue
             x0, y0 = max(0, x - 2), max(0, y - 2)
             box = np.s_[y0:y + h + 2, x0:x + w + 2]
+            own = labels[box] == i
             for limit in distances:
-                within = (labels[box] == i) & (mine[box] < limit)
-                blobs += _colour_blobs(within, (x0, y0), lab, name, patch, calibration,
-                                       BLOB_DISTANCE * limit / PIXEL_DISTANCE)
+                # the loosest blob is already labelled: only the tighter ones need labelling again
+                known = (2, own.astype(np.int32), np.array([[0, 0, 0, 0, 0], [x - x0, y - y0, w, h, area]]))
+                blobs += _colour_blobs(own & (mine[box] < limit), (x0, y0), lab, name, patch, calibration,
+                                       BLOB_DISTANCE * limit / PIXEL_DISTANCE, known if limit == loosest else None)
     return blobs
 
 
@@ -173,9 +175,10 @@ def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 def _colour_blobs(close: np.ndarray, offset: tuple[int, int], lab: np.ndarray, name: str, patch: int,
-                  calibration: Calibration, blob_limit: float) -> list[Blob]:
+                  calibration: Calibration, blob_limit: float,
+                  labelled: tuple[int, np.ndarray, np.ndarray] | None = None) -> list[Blob]:
     area_unit = patch * patch
-    n, labels, stats = _components(close.astype(np.uint8))
+    n, labels, stats = labelled if labelled is not None else _components(close.astype(np.uint8))
     blobs: list[Blob] = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
