@@ -99,6 +99,7 @@ def test_held_out_style_board_reads_its_meeples() -> None:
 
 
 def test_training_runs_end_to_end_and_exports_onnx(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="training needs the .[train] extra")
     from vision.tiles.train_verifier import collect, export, train
 
     x, y = collect(range(1000, 1003))
