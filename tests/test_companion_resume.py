@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -81,5 +82,15 @@ def test_kill_9_mid_game_then_resume_loses_nothing(tmp_path: Path) -> None:
         post(port, "/api/undo", {})
         assert get(port, "/api/record")["moves"] == ["run", *moves[:1]]
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=10)
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    """Ctrl-C, as a player would; a server slow to wind down is killed so the suite goes on."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate(timeout=10)
+        warnings.warn(f"companion serve did not stop within 30 s of SIGINT; stderr: {err[-2000:]}", stacklevel=2)
