@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.blur import motion_blur
+
 
 @dataclass(frozen=True)
 class Frame:
@@ -76,11 +78,7 @@ def degrade(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if k < 0.35:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 2.0))
     elif k < 0.5:
-        length = int(rng.integers(3, 9))
-        kernel = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1.0 / length
-        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
-        img = cv2.filter2D(img, -1, cv2.warpAffine(kernel, rot, (length, length)))
+        img = motion_blur(img, rng, 9)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     a = rng.uniform(0, 2 * np.pi)
     ramp = (np.cos(a) * xx / w + np.sin(a) * yy / h) * rng.uniform(0, 0.35)

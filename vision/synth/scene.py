@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.blur import motion_blur
 from vision.synth.cards import CARD_H_MM, CARD_W_MM, card_alpha, face_style, render_back, render_face
 from vision.synth.hands import hand_mask, paint_hand
 from vision.synth.textures import table
@@ -216,11 +217,7 @@ def photo_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if k < 0.3:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.6))
     elif k < 0.4:
-        length = int(rng.integers(3, 8))
-        kernel = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1.0 / length
-        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
-        out = cv2.filter2D(out, -1, cv2.warpAffine(kernel, rot, (length, length)))
+        out = motion_blur(out, rng, 8)
     out += rng.normal(0, rng.uniform(0, 7), out.shape).astype(np.float32)
     result = out.clip(0, 255).astype(np.uint8)
     if rng.random() < 0.6:
