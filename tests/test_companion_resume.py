@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -86,11 +85,12 @@ def test_kill_9_mid_game_then_resume_loses_nothing(tmp_path: Path) -> None:
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
-    """Ctrl-C, as a player would; a server slow to wind down is killed so the suite goes on."""
+    """Ctrl-C, as a player would: the server must stop even when its parent shell ignores SIGINT."""
     proc.send_signal(signal.SIGINT)
     try:
         proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
         _, err = proc.communicate(timeout=10)
-        warnings.warn(f"companion serve did not stop within 30 s of SIGINT; stderr: {err[-2000:]}", stacklevel=2)
+        raise AssertionError(f"companion serve did not stop within 30 s of SIGINT; stderr: {err[-2000:]}") from None
+    assert proc.returncode == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import threading
 import webbrowser
@@ -100,7 +101,20 @@ def open_browser(url: str) -> None:
         webbrowser.open(url)
 
 
+def stop_on_signals() -> None:
+    """Ctrl-C and SIGTERM stop the server cleanly, even when started from a shell that ignores SIGINT.
+
+    A background job of a non-interactive shell inherits SIGINT as ignored, and Python then installs
+    no KeyboardInterrupt handler; the store must still be closed properly on the player's Ctrl-C.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
 def serve(config: Config, no_browser: bool, until: threading.Event | None = None) -> int:
+    stop_on_signals()
     companion = start(config)
     announce_start(companion)
     if not no_browser:
