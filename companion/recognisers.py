@@ -57,16 +57,10 @@ class ProfileScoundrel:
     """Scoundrel read with an enrolled deck: outlines on the table, identities from the deck's profile."""
 
     def __init__(self, profile: str | Path, allowed: list[str] | None = None) -> None:
-        from vision.cards.recognise import DeckRecogniser
-        from vision.enroll.store import ProfileError
-
-        try:
-            loaded = load_profile(profile)
-        except ProfileError as exc:
-            raise RecogniserUnavailable(str(exc)) from None
-        if loaded.kind != "cards":
-            raise RecogniserUnavailable(f"profile {loaded.name!r} holds {loaded.kind}, not a deck of cards")
         from companion.tables.scoundrel import FULL_DECK
+        from vision.cards.recognise import DeckRecogniser
+
+        loaded = load_deck_profile(profile)
 
         self.name = f"deck profile {loaded.name} + vision.layout.scoundrel_zones"
         self._cards = DeckRecogniser(loaded, allowed if allowed is not None else FULL_DECK)  # no red face card
@@ -85,6 +79,19 @@ def load_profile(ref: str | Path) -> Any:
     if isinstance(ref, Path) or "/" in str(ref):
         raise ProfileError(f"no deck profile at {path}")
     return ProfileStore().load(check_name(str(ref)))
+
+
+def load_deck_profile(ref: str | Path) -> Any:
+    """The enrolled deck named by `ref`; RecogniserUnavailable says why it cannot be used."""
+    from vision.enroll.store import ProfileError
+
+    try:
+        loaded = load_profile(ref)
+    except ProfileError as exc:
+        raise RecogniserUnavailable(str(exc)) from None
+    if loaded.kind != "cards":
+        raise RecogniserUnavailable(f"profile {loaded.name!r} holds {loaded.kind}, not a deck of cards")
+    return loaded
 
 
 def scoundrel_reading(dets: Any, shape: tuple[int, ...]) -> Reading:

@@ -62,15 +62,12 @@ def check_profile(ref: str | None) -> str | None:
     """Refuse an unknown or unreadable profile before anything starts."""
     if ref is None:
         return None
-    from companion.recognisers import load_profile
-    from vision.enroll.store import ProfileError
+    from companion.recognisers import RecogniserUnavailable, load_deck_profile
 
     try:
-        profile = load_profile(ref)
-    except ProfileError as exc:
+        load_deck_profile(ref)
+    except RecogniserUnavailable as exc:
         raise UsageError(str(exc)) from None
-    if profile.kind != "cards":
-        raise UsageError(f"profile {profile.name!r} holds {profile.kind}, not a deck of cards")
     return ref
 
 
