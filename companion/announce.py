@@ -63,7 +63,8 @@ def log_line(event: Event, violation: dict[str, Any] | None = None) -> str | Non
         "correction": lambda: f"corrected {d.get('zone')}[{d.get('index')}] to {d.get('code')}",
         "source": lambda: f"camera {d.get('state')}" + (f": {d['message']}" if d.get("message") else ""),
         "note": lambda: str(d.get("text")),
-        "calibration": lambda: "play area set" if d.get("corners") else "play area cleared",
+        "calibration": lambda: (f"calibrated from {d.get('cards')} card(s)" if d.get("source") == "auto"
+                                else "play area set" if d.get("corners") else "play area cleared"),
     }
     make = texts.get(event.kind)
     return make() if make else None

@@ -5,10 +5,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import cv2
 
-from companion import mjpeg, overlay
+from companion import calibration, hero, mjpeg, overlay
 from companion.session import Session
 from companion.sources import LiveSource
 
@@ -24,6 +25,7 @@ class LiveView:
         self.quality = quality
         self._lock = threading.Lock()
         self._cached: tuple[int, bytes] | None = None
+        self._board: tuple[int, dict[str, Any] | None] | None = None  # (session version, hero.board)
         self.encoded = 0
 
     def jpeg(self, after_seq: int = 0, timeout: float = 1.0) -> tuple[int, bytes]:
@@ -38,8 +40,10 @@ class LiveView:
             if self._cached is not None and self._cached[0] == frame.seq:
                 return self._cached
             trouble = self._trouble()
+            grid, marks = self._table_marks(frame.image.shape)
             image = overlay.draw(frame.image, self.session.detections, trouble, self.gate_state(),
-                                 self.source.status() if self.source else {}, self.session.state.play_area)
+                                 self.source.status() if self.source else {}, self.session.state.play_area,
+                                 grid, marks)
             self._cached = (frame.seq, _encode(image, self.quality))
             self.encoded += 1
             return self._cached
@@ -54,6 +58,18 @@ class LiveView:
                 continue
             seq, sent = new_seq, time.monotonic()
             yield mjpeg.part(data)
+
+    def _table_marks(self, shape: tuple[int, ...]) -> tuple[list[Any], list[dict[str, Any]]]:
+        """The auto calibration's grid (unless a manual play area overrides it) and where the hero may go."""
+        st = self.session.state
+        auto = st.auto_calibration
+        grid = calibration.grid_lines(auto, shape) if auto is not None and st.play_area is None else []
+        version = self.session.version
+        if self._board is None or self._board[0] != version:  # legal moves only when the game changed
+            with self.session.lock:
+                self._board = (version, hero.board(st.live) if st.live is not None else None)
+        marks = hero.camera_marks(self._board[1], self.session.detections, calibration.homography(auto, shape))
+        return grid, marks
 
     def _trouble(self) -> set[str]:
         """Cards lying where the game says they should not: the violation's or the misread's."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import cv2
 
+from companion.calibration import AutoCalibrator
 from companion.gating import StillnessGate
 from companion.recognisers import Recogniser
 from companion.session import Session
@@ -36,6 +37,7 @@ class RefereeLoop:
         self.stable: deque[tuple[int, float, float]] = deque(maxlen=2000)  # (pos, arrived, committed) per read
         self.frames = 0
         self._area: Any = None
+        self.calibrator = AutoCalibrator()
 
     def step(self, frame: Frame) -> Commit | None:
         """Gate one frame; read and referee it when it is a new stable view."""
@@ -51,6 +53,7 @@ class RefereeLoop:
             return None
         reading = self.recogniser.read(frame.image)
         self.session.detections = reading.cards
+        self.calibrator.update(self.session, reading.cards, frame.image.shape)
         verdict = self.session.observe(reading.observation, frame.pos)
         live = self.session.state.live
         moves = len(live.match.record.moves) if live is not None else 0

@@ -1,4 +1,5 @@
-"""What the live view draws over the camera image: cards outlined and named, the play area, trouble in red."""
+"""What the live view draws over the camera image: cards outlined and named, the play area (manual, or the
+auto calibration's faint mm grid), where the hero may go, trouble in red."""
 
 from __future__ import annotations
 
@@ -8,14 +9,27 @@ import cv2
 import numpy as np
 
 GREEN, RED, AMBER, WHITE, DARK = (80, 200, 60), (40, 40, 230), (0, 190, 250), (255, 255, 255), (30, 30, 30)
+CYAN, MAGENTA = (255, 210, 0), (220, 60, 220)
+MARK_COLOURS = {"reach": CYAN, "hero": MAGENTA}  # where the hero may go, where it stands
+GRID_ALPHA = 0.35
 GATE_TEXT = {"moving": "image moving", "hand": "hand over the table", "settling": "settling", "still": ""}
 
 
 def draw(image: np.ndarray, cards: list[dict[str, Any]], trouble: set[str], gate: str,
-         source: dict[str, Any], play_area: list[list[float]] | None) -> np.ndarray:
-    """A copy of `image` with the overlays; `trouble` names the cards of a violation or misread."""
+         source: dict[str, Any], play_area: list[list[float]] | None, grid: list[np.ndarray] | None = None,
+         marks: list[dict[str, Any]] | None = None) -> np.ndarray:
+    """A copy of `image` with the overlays; `trouble` names the cards of a violation or misread.
+
+    `grid`: the auto calibration's play area and mm grid (image polylines, drawn faint); `marks`: the
+    cells where the hero may go and stands (companion.hero.camera_marks).
+    """
     out = image.copy()
     h, w = out.shape[:2]
+    if grid:
+        faint = out.copy()
+        cv2.polylines(faint, grid[1:], False, WHITE, 1, cv2.LINE_AA)
+        cv2.polylines(faint, grid[:1], False, AMBER, 2, cv2.LINE_AA)
+        cv2.addWeighted(faint, GRID_ALPHA, out, 1 - GRID_ALPHA, 0, dst=out)
     if play_area:
         pts = np.array([[x * (w - 1), y * (h - 1)] for x, y in play_area], np.int32)
         cv2.polylines(out, [pts], True, AMBER, 2, cv2.LINE_AA)
@@ -29,12 +43,30 @@ def draw(image: np.ndarray, cards: list[dict[str, Any]], trouble: set[str], gate
             colour = (60, 120, 50)
         cv2.polylines(out, [corners.astype(np.int32)], True, colour, 2, cv2.LINE_AA)
         _label(out, str(card.get("code", "?")), tuple(corners.min(axis=0).astype(int)), colour)
+    for mark in marks or []:
+        _mark(out, mark)
     banner = GATE_TEXT.get(gate, "")
     if source.get("state") not in (None, "live", "none"):
         banner = f"camera {source.get('state')}"
     if banner:
         _label(out, banner, (8, 8), RED if source.get("state") == "lost" else AMBER, scale=0.6)
     return out
+
+
+def _mark(image: np.ndarray, mark: dict[str, Any]) -> None:
+    """A thick outline round a read card; a dashed one where the card was placed from the map, not read."""
+    corners = np.asarray(mark["corners"], np.float64)
+    colour = MARK_COLOURS.get(mark.get("kind", "reach"), CYAN)
+    if mark.get("seen", True):
+        cv2.polylines(image, [np.round(corners).astype(np.int32)], True, colour, 4, cv2.LINE_AA)
+    else:
+        for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+            steps = max(2, int(np.linalg.norm(b - a) / 8))
+            pts = np.linspace(a, b, steps + 1)
+            for p, q in zip(pts[::2], pts[1::2], strict=False):
+                cv2.line(image, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)), colour, 3, cv2.LINE_AA)
+    centre = corners.mean(axis=0).astype(int)
+    _label(image, str(mark.get("label", "")), (int(centre[0]) - 14, int(centre[1]) + 8), colour)
 
 
 def placeholder(text: str, size: tuple[int, int] = (640, 360)) -> np.ndarray:

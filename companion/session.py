@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from companion import announce
+from companion import announce, calibration, hero
 from companion.bus import EventBus
 from companion.live_game import LiveGame
 from companion.referee import Verdict, explain
@@ -217,9 +217,18 @@ class Session:
         self._publish([])
 
     def calibrate(self, corners: list[list[float]] | None) -> None:
+        """The player's play area (None clears it and returns to the calibration measured from the cards)."""
         with self.lock:
             self._live()
-            self._emit("calibration", {"corners": corners})
+            self._emit("calibration", {"source": "manual", "corners": corners})
+        self._publish([])
+
+    def calibrate_auto(self, data: dict[str, Any]) -> None:
+        """A homography measured from the cards (companion.calibration decides when it is worth storing)."""
+        with self.lock:
+            if self.state.game_id is None:
+                return
+            self._emit("calibration", data)
         self._publish([])
 
     def note(self, text: str) -> None:
@@ -283,6 +292,8 @@ class Session:
                 "table": table,
                 "pending": st.pending,
                 "play_area": st.play_area,
+                "calibration": calibration.status(st.play_area, st.auto_calibration),
+                "board": hero.board(live) if live is not None else None,
                 "source": self.source_status(),
                 "log": list(self.log)[-60:],
                 "announcements": list(self.announcements),

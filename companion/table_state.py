@@ -19,6 +19,7 @@ class TableState:
         self.violation_view: dict[str, Any] | None = None  # the table as the violation left it
         self.last_pos: int | None = None
         self.play_area: list[list[float]] | None = None  # four corners, as fractions of the image
+        self.auto_calibration: dict[str, Any] | None = None  # the homography measured from the cards (calibration)
 
     @classmethod
     def from_events(cls, events: list[Event]) -> TableState:
@@ -66,7 +67,11 @@ def _pending(state: TableState, data: dict[str, Any]) -> None:
 
 
 def _calibration(state: TableState, data: dict[str, Any]) -> None:
-    state.play_area = data.get("corners")
+    """Source "auto": a homography from the cards; otherwise the player's play area (None clears it)."""
+    if data.get("source") == "auto":
+        state.auto_calibration = data
+    else:
+        state.play_area = data.get("corners")
 
 
 def _resolve(state: TableState, data: dict[str, Any]) -> None:
