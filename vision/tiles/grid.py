@@ -16,6 +16,7 @@ import numpy as np
 Cell = tuple[int, int]
 WORK_SIDE = 800  # longest side the grid is searched at
 MIN_PITCH = 14.0  # rectified px
+STREAK = 1.5  # times the table cut: a part of the board mask whose paint stays below this is the table's grain
 PITCH_STEP = 0.75  # comb search step; the least-squares refinement takes it from there
 SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
 SKIN_HIGH = np.array([255, 178, 127], np.uint8)
@@ -100,7 +101,17 @@ def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
         return np.zeros((h, w), bool), table, cut
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = 1 + np.nonzero(areas >= 0.03 * areas.max())[0]  # parts cut off by a table-coloured city too
+    # a bright streak in a wooden table passes the cut by a hair all over; any piece of board holds paint far
+    # unlike the table (fields, roads)
+    keep = [i for i in keep if _unlike(dist, labels, stats[i], i) >= STREAK * cut]
     return np.isin(labels, keep), table, cut
+
+
+def _unlike(dist: np.ndarray, labels: np.ndarray, stats: np.ndarray, index: int) -> float:
+    """How far from the table a part of the mask is: the 90th percentile of its pixels' distances."""
+    x, y, w, h = stats[:4]
+    box = np.s_[y:y + h, x:x + w]
+    return float(np.percentile(dist[box][labels[box] == index], 90))
 
 
 def _hands(bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
