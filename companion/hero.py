@@ -123,7 +123,7 @@ def camera_marks(board_view: dict[str, Any] | None, cards: list[dict[str, Any]],
             continue
         marks.append({"code": cell["code"], "corners": np.round(corners, 1).tolist(),
                       "kind": "hero" if cell["heroes"] else "reach", "seen": found is not None,
-                      "label": "/".join(cell["reach"]) or "hero"})
+                      "label": "start" if "start" in cell["reach"] else "go"})
     return marks
 
 

@@ -11,6 +11,7 @@ import numpy as np
 GREEN, RED, AMBER, WHITE, DARK = (80, 200, 60), (40, 40, 230), (0, 190, 250), (255, 255, 255), (30, 30, 30)
 CYAN, MAGENTA = (255, 210, 0), (220, 60, 220)
 MARK_COLOURS = {"reach": CYAN, "hero": MAGENTA}  # where the hero may go, where it stands
+MARK_INSET = 0.9  # marks drawn inside the card's outline, so that two touching map cards keep their own
 GRID_ALPHA = 0.35
 GATE_TEXT = {"moving": "image moving", "hand": "hand over the table", "settling": "settling", "still": ""}
 
@@ -53,9 +54,16 @@ def draw(image: np.ndarray, cards: list[dict[str, Any]], trouble: set[str], gate
     return out
 
 
+def inset(corners: np.ndarray) -> np.ndarray:
+    """The outline shrunk towards its centre by MARK_INSET."""
+    centre = corners.mean(axis=0)
+    return centre + (corners - centre) * MARK_INSET
+
+
 def _mark(image: np.ndarray, mark: dict[str, Any]) -> None:
     """A thick outline round a read card; a dashed one where the card was placed from the map, not read."""
     corners = np.asarray(mark["corners"], np.float64)
+    corners = inset(corners)
     colour = MARK_COLOURS.get(mark.get("kind", "reach"), CYAN)
     if mark.get("seen", True):
         cv2.polylines(image, [np.round(corners).astype(np.int32)], True, colour, 4, cv2.LINE_AA)
@@ -65,8 +73,10 @@ def _mark(image: np.ndarray, mark: dict[str, Any]) -> None:
             pts = np.linspace(a, b, steps + 1)
             for p, q in zip(pts[::2], pts[1::2], strict=False):
                 cv2.line(image, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)), colour, 3, cv2.LINE_AA)
-    centre = corners.mean(axis=0).astype(int)
-    _label(image, str(mark.get("label", "")), (int(centre[0]) - 14, int(centre[1]) + 8), colour)
+    text = "hero" if mark.get("kind") == "hero" else str(mark.get("label", "go"))
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.45, 1)
+    cx, cy = corners.mean(axis=0)
+    _label(image, text, (int(cx - tw / 2) - 3, int(cy + th / 2) + 3), colour, scale=0.45)
 
 
 def placeholder(text: str, size: tuple[int, int] = (640, 360)) -> np.ndarray:

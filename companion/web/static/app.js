@@ -91,11 +91,75 @@ function render(s) {
   $("source").className = `badge ${src.state === "live" ? "live" : ""} ${src.state === "lost" ? "lost" : ""}`;
   $("headline").textContent = st ? headline(st) : "start a new game below";
   if (st) renderFields(st); else $("fields").replaceChildren();
+  renderCalibration(s.calibration);
+  renderBoard(s.board);
   renderPending(s);
   renderMoves(s);
   renderLog(s.log || []);
   renderGames(s.games || []);
   speak(s.announcements || []);
+}
+
+function renderCalibration(c) {
+  if (!c) return;
+  $("calib-status").textContent = c.text;
+  $("calib-status").className = `badge ${c.source ? "live" : ""}`;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+// A move for a click on a map cell: start there, step there, or stay (the hero's own cell).
+function cellMove(cell) {
+  if (cell.reach.includes("start")) return { start: cell.code };
+  if (cell.reach.includes("go")) return snap.board.take && $("board-take").checked ? { go: cell.code, take: true } : { go: cell.code };
+  if (cell.reach.includes("stay")) return "stay";
+  return null;
+}
+
+function renderBoard(b) {
+  $("board-panel").hidden = !b;
+  if (!b) return;
+  const svg = $("board-map");
+  const cells = b.cells;
+  const pad = 6;
+  const xs = cells.flatMap((c) => [c.x, c.x + c.w]), ys = cells.flatMap((c) => [c.y, c.y + c.h]);
+  const [x0, y0] = cells.length ? [Math.min(...xs) - pad, Math.min(...ys) - pad] : [0, 0];
+  const [x1, y1] = cells.length ? [Math.max(...xs) + pad, Math.max(...ys) + pad] : [100, 60];
+  svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
+  svg.replaceChildren(...cells.map((c) => {
+    const move = cellMove(c);
+    const cls = ["cell", c.taken ? "taken" : "", c.hidden ? "hidden" : "", c.capital ? "capital" : "",
+      c.reach.some((r) => r === "go" || r === "start") ? "reach" : "", c.heroes.length ? "hero" : "",
+      isRed(c.code) ? "red" : ""].filter(Boolean).join(" ");
+    const g = svgEl("g", { class: cls, "data-code": c.code });
+    g.append(svgEl("rect", { x: c.x + 2, y: c.y + 2, width: c.w - 4, height: c.h - 4, rx: 5 }));
+    const label = c.taken ? "" : (c.hidden ? "?" : c.code);
+    g.append(svgEl("text", { x: c.x + c.w / 2, y: c.y + c.h / 2 + 7, "text-anchor": "middle" }, label));
+    if (c.capital) g.append(svgEl("text", { x: c.x + c.w / 2, y: c.y + 20, "text-anchor": "middle", class: "tag" }, "capital"));
+    if (c.heroes.length) g.append(svgEl("text", { x: c.x + c.w / 2, y: c.y + c.h - 10, "text-anchor": "middle", class: "tag" },
+      `hero ${c.heroes.join("+")}`));
+    if (move !== null) g.addEventListener("click", () => post("/api/move", { move }));
+    return g;
+  }));
+  const reach = b.reachable.length ? b.reachable.join(", ") : "nowhere";
+  $("board-reach").textContent = `hero ${b.to_move} may ${b.phase === "start" ? "start on" : "go to"}: ${reach}`
+    + (b.stay ? " · or stay" : "") + (b.take ? ` · may take ${b.take} when leaving it` : "");
+  $("board-take-box").hidden = !b.take;
+  $("board-take-card").textContent = b.take || "";
+  const fields = { phase: b.phase, coins: b.heroes.map((h) => h.coins).join(" / "),
+    "skill piles": Object.values(b.skill).join(" "), "lower ghosts": b.heroes.map((h) => h.ghosts.join(" ") || "-").join(" / "),
+    warriors: b.heroes.map((h) => h.warriors.join(" ") || "-").join(" / "), "top warrior": b.top_warrior || "-",
+    "forest face down": b.forest_hidden };
+  $("board-fields").replaceChildren(...Object.entries(fields).flatMap(([k, v]) =>
+    [el("dt", {}, k), el("dd", { id: `board-${k.replaceAll(" ", "-")}` }, String(v))]));
+  $("board-goals").replaceChildren(...b.goals.map((g) =>
+    el("li", { class: g.met ? "met" : "" }, `${g.met ? "✓" : "○"} ${g.goal}: ${g.value}`)));
 }
 
 function renderPending(s) {
