@@ -14,17 +14,20 @@ from typing import Any
 
 import cv2
 import numpy as np
-from flask import Blueprint, Response, current_app, jsonify, render_template_string, request, send_file
+from flask import Blueprint, Response, current_app, jsonify, render_template_string, request, send_file, url_for
 
+from companion.enroll_jobs import JobError, Jobs
 from vision.enroll.deck import EnrollError
 from vision.enroll.grids import GridError, deck_grids, tile_grid
 from vision.enroll.media import MediaError, decode
+from vision.enroll.progress import Progress
 from vision.enroll.store import ProfileError, ProfileStore
 
 enroll_bp = Blueprint("enroll", __name__, url_prefix="/enroll")
 MAX_UPLOAD_BYTES = 80 * 1024 * 1024
 MAX_FILES = 80
 PLAYER_ERRORS = (EnrollError, GridError, MediaError, ProfileError)
+JOBS_KEY = "enroll_jobs"  # app.extensions key of the app's background jobs
 
 
 @enroll_bp.before_request
@@ -37,12 +40,18 @@ def _allow_photos() -> None:
 @enroll_bp.errorhandler(GridError)
 @enroll_bp.errorhandler(MediaError)
 @enroll_bp.errorhandler(ProfileError)
+@enroll_bp.errorhandler(JobError)
 def _player_error(exc: Exception) -> tuple[Response, int]:
     return jsonify(error=str(exc)), 400
 
 
 def store() -> ProfileStore:
     return ProfileStore(current_app.config.get("ENROLL_HOME"))
+
+
+def jobs() -> Jobs:
+    """The app's enrollment jobs (made on first use)."""
+    return current_app.extensions.setdefault(JOBS_KEY, Jobs(PLAYER_ERRORS))
 
 
 # -- pages --------------------------------------------------------------------------------------------
@@ -56,19 +65,51 @@ table.tiles td{width:4.5rem;height:4.5rem;padding:0;background:#fafaf6}
 table.tiles img{width:4.5rem;height:4.5rem;display:block}
 .red{color:#c0142a} form{margin:1rem 0;display:grid;gap:.5rem;max-width:32rem}
 #result{white-space:pre-wrap;background:#f3f3f3;padding:.6rem;min-height:1.5rem}
+#result.error{background:#fde8e8;color:#8b1020;border-left:4px solid #c0142a} #job progress{width:20rem}
 ol li{margin:.2rem 0}
 </style></head><body>
 <nav><a href="{{ url_for('enroll.index') }}">Profiles</a><a href="{{ url_for('enroll.cards_page') }}">Deck</a>
 <a href="{{ url_for('enroll.tiles_page') }}">Carcassonne edition</a>
 <a href="{{ url_for('enroll.strijders_page') }}">Strijders cards</a></nav>
 <h1>{{ title }}</h1>{{ body|safe }}
+<p id="job" hidden><progress id="progress" max="1" value="0"></progress> <span id="stage"></span></p>
 <div id="result" aria-live="polite"></div>
 <script>
+const JOBS='{{ url_for('enroll.jobs_list') }}';
+function show(text, error){const out=document.getElementById('result');
+  out.textContent=text; out.className=error?'error':'';}
+function summary(r){
+  let t='Learned '+r.kind+' profile "'+r.name+'": '+r.labels+' labels.';
+  if(r.missing&&r.missing.length)t+='\\nNot found: '+r.missing.join(', ');
+  for(const n of r.notes||[])t+='\\nNote: '+n;
+  return t;}
+async function answer(r){
+  try{return await r.json();}catch(e){return {error:'the server answered '+r.status+' '+r.statusText};}}
 async function send(form, url){
-  const out=document.getElementById('result'); out.textContent='Learning… (this takes up to a minute)';
-  const r=await fetch(url,{method:'POST',body:new FormData(form)}); const j=await r.json();
-  out.textContent=r.ok?JSON.stringify(j,null,1):('Error: '+j.error); if(r.ok&&window.loadProfiles)loadProfiles();
-  return false;}
+  const button=form.querySelector('button'); show('Uploading…');
+  let r; try{r=await fetch(url,{method:'POST',body:new FormData(form)});}
+  catch(e){show('Error: the upload did not reach the companion ('+e+'); try again',true);return;}
+  const j=await answer(r);
+  if(!r.ok){show('Error: '+j.error,true);return;}
+  if(!j.job){show(JSON.stringify(j,null,1));if(window.loadProfiles)loadProfiles();return;}
+  button.disabled=true;
+  try{await follow(j.job);}finally{button.disabled=false;}}
+async function follow(id){
+  const box=document.getElementById('job'), bar=document.getElementById('progress');
+  const stage=document.getElementById('stage'); box.hidden=false; show('');
+  for(;;){
+    let j; try{const r=await fetch(JOBS+'/'+encodeURIComponent(id)); j=await answer(r);
+      if(!r.ok){show('Error: '+j.error,true);return;}}
+    catch(e){stage.textContent='the companion does not answer; still trying…';
+      await new Promise(ok=>setTimeout(ok,2000));continue;}
+    bar.value=j.progress; stage.textContent=j.stage;
+    if(j.state==='done'){box.hidden=true;show(summary(j.result));if(window.loadProfiles)loadProfiles();return;}
+    if(j.state==='failed'){box.hidden=true;
+      show('Error: '+j.error+'\\nNothing was saved; your photos are still chosen above: fix and send again.',true);
+      return;}
+    await new Promise(ok=>setTimeout(ok,400));}}
+(async()=>{try{const jobs=await (await fetch(JOBS)).json();  // a job started before a reload
+  const active=jobs.find(j=>j.state==='queued'||j.state==='running'); if(active)follow(active.id);}catch(e){}})();
 </script></body></html>"""
 
 INDEX = """<p>What the companion has learned: decks, tile editions and Strijders cards. Choose one when you
@@ -76,7 +117,7 @@ start a game; export it to take it to another computer.</p>
 <table id="profiles" border="1" cellpadding="4"><thead><tr><th>name</th><th>kind</th><th>labels</th>
 <th>created</th><th></th></tr></thead><tbody></tbody></table>
 <h2>Import a profile</h2>
-<form onsubmit="return send(this,'{{ url_for('enroll.import_profile') }}')">
+<form onsubmit="send(this,'{{ url_for('enroll.import_profile') }}');return false">
 <input type="file" name="file" accept=".zip" required><input name="name" placeholder="new name (optional)">
 <label><input type="checkbox" name="force" value="1"> replace a profile of that name</label>
 <button>Import</button></form>
@@ -106,7 +147,7 @@ the other two with the backs row; or film a short slow pan over it).</li></ol>
 {% if label is none %}<td class="empty"></td>{% elif label.startswith('back') %}<td class="back">back</td>
 {% else %}<td class="{{ 'red' if label[-1] in 'HD' else '' }}">{{ label[:-1] }}{{ suits[label[-1]] }}</td>
 {% endif %}{% endfor %}</tr>{% endfor %}</table>
-<form onsubmit="return send(this,'{{ url_for('enroll.enroll_cards') }}')">
+<form onsubmit="send(this,'{{ url_for('enroll.enroll_cards') }}');return false">
 <input name="name" placeholder="profile name, e.g. grandmas-deck" required pattern="[A-Za-z0-9][A-Za-z0-9_.-]*">
 <label>backs (decks) <input name="backs" type="number" min="1" max="4" value="1"></label>
 <label>grid <select name="grid"><option value="one">whole deck, one photo</option>
@@ -123,7 +164,7 @@ in this order, each turned exactly as shown; leave the bottom-right place empty.
 {% if letter is none %}<td class="empty"></td>{% else %}<td title="{{ letter }}">
 <img alt="{{ letter }}" src="{{ url_for('enroll.tile_image', letter=letter) }}"></td>{% endif %}
 {% endfor %}</tr>{% endfor %}</table>
-<form onsubmit="return send(this,'{{ url_for('enroll.enroll_tiles') }}')">
+<form onsubmit="send(this,'{{ url_for('enroll.enroll_tiles') }}');return false">
 <input name="name" placeholder="edition name, e.g. carcassonne-2015" required>
 <input type="file" name="photo" accept="image/*" multiple required>
 <label><input type="checkbox" name="allow_missing" value="1"> keep it even if some tiles are not found</label>
@@ -133,7 +174,7 @@ in this order, each turned exactly as shown; leave the bottom-right place empty.
 STRIJDERS = """<ol><li>Photograph each card of your catalog once: alone on a plain cloth, upright, filling much of
 the picture.</li><li>Name each photo by the card's id in the catalog (<code>heks.jpg</code>,
 <code>ridder.png</code>), choose them all below, and add the catalog file to check the ids.</li></ol>
-<form onsubmit="return send(this,'{{ url_for('enroll.enroll_strijders') }}')">
+<form onsubmit="send(this,'{{ url_for('enroll.enroll_strijders') }}');return false">
 <input name="name" placeholder="profile name, e.g. our-strijders" required>
 <label>catalog (optional) <input type="file" name="catalog" accept=".json,.csv"></label>
 <input type="file" name="photo" accept="image/*" multiple required>
@@ -224,42 +265,59 @@ def import_profile() -> Response:
 
 
 @enroll_bp.post("/api/cards")
-def enroll_cards() -> Response:
+def enroll_cards() -> tuple[Response, int]:
     from vision.enroll import deck
 
     backs = _int_field("backs", 1, 1, 4)
     grid = request.form.get("grid", "one")
     uploads = _uploads("photo")
+    name, allow_missing = _name(), _flag("allow_missing")
     if grid == "video":
         frames = _video_frames(uploads)
-        return _enrolled(lambda: deck.enroll_video(_name(), frames, backs, _flag("allow_missing")))
+        return _enrolled("cards", name, lambda p: deck.enroll_video(name, frames, backs, allow_missing, progress=p))
     if grid not in ("one", "two"):
         raise EnrollError("grid must be one, two or video")
-    photos = [decode(data, name) for name, data in uploads]
+    photos = [decode(data, filename) for filename, data in uploads]
     if grid == "two" and len(photos) != 2:
         raise EnrollError("the two-photo grid needs two photos: spades and hearts first, then diamonds and clubs")
     if len(photos) > 2:
         raise EnrollError("one or two photos (or a video)")
     layouts = ["two-a", "two-b"] if grid == "two" else ["one"] * len(photos)
-    return _enrolled(lambda: deck.enroll_photos(_name(), list(zip(photos, layouts, strict=True)), backs,
-                                                _flag("allow_missing")))
+    laid = list(zip(photos, layouts, strict=True))
+    return _enrolled("cards", name, lambda p: deck.enroll_photos(name, laid, backs, allow_missing, progress=p))
 
 
 @enroll_bp.post("/api/tiles")
-def enroll_tiles() -> Response:
+def enroll_tiles() -> tuple[Response, int]:
     from vision.enroll import edition
 
-    photos = [decode(data, name) for name, data in _uploads("photo")]
-    return _enrolled(lambda: edition.enroll_edition(_name(), photos, _flag("allow_missing")))
+    name, allow_missing = _name(), _flag("allow_missing")
+    photos = [decode(data, filename) for filename, data in _uploads("photo")]
+    return _enrolled("tiles", name, lambda p: edition.enroll_edition(name, photos, allow_missing, progress=p))
 
 
 @enroll_bp.post("/api/strijders")
-def enroll_strijders() -> Response:
+def enroll_strijders() -> tuple[Response, int]:
     from vision.enroll import strijders
 
-    ids = _catalog_ids()
-    shots = [(_stem(name), decode(data, name)) for name, data in _uploads("photo")]
-    return _enrolled(lambda: strijders.enroll_catalog(_name(), shots, ids))
+    name, ids = _name(), _catalog_ids()
+    shots = [(_stem(filename), decode(data, filename)) for filename, data in _uploads("photo")]
+    return _enrolled("strijders", name, lambda p: strijders.enroll_catalog(name, shots, ids, progress=p))
+
+
+@enroll_bp.get("/api/jobs")
+def jobs_list() -> Response:
+    """Every enrollment job this dashboard remembers, oldest first."""
+    return jsonify([j.status() for j in jobs().all()])
+
+
+@enroll_bp.get("/api/jobs/<job_id>")
+def job_status(job_id: str) -> Response | tuple[Response, int]:
+    """What the page polls: state (queued, running, done, failed), stage, progress 0..1, result or error."""
+    try:
+        return jsonify(jobs().get(job_id).status())
+    except JobError as exc:
+        return jsonify(error=str(exc)), 404
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -333,8 +391,17 @@ def _catalog_ids() -> list[str] | None:
         raise EnrollError(f"catalog: {exc}") from None
 
 
-def _enrolled(work: Callable[[], tuple[Any, list[str]]]) -> Response:
-    profile, notes = work()
-    store().save(profile, overwrite=True)
-    return jsonify(name=profile.name, kind=profile.kind, labels=len(profile.labels),
-                   missing=profile.manifest.get("missing", []), notes=notes)
+def _enrolled(kind: str, name: str, work: Callable[[Progress], tuple[Any, list[str]]]) -> tuple[Response, int]:
+    """Start the enrollment as a background job; 202 with the job's id and where to poll it."""
+    target = store()  # the request's app config, read now: the job runs outside the request
+
+    def run(progress: Progress) -> dict[str, Any]:
+        profile, notes = work(progress.part(0.0, 0.95))
+        progress("saving the profile", 0.96)
+        target.save(profile, overwrite=True)  # written whole or not at all: a failure keeps the old profile
+        return {"name": profile.name, "kind": profile.kind, "labels": len(profile.labels),
+                "missing": profile.manifest.get("missing", []), "notes": notes}
+
+    job = jobs().submit(kind, name, run)
+    url = url_for("enroll.job_status", job_id=job.id)
+    return jsonify(job=job.id, status_url=url, state=job.state), 202

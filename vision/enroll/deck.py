@@ -9,10 +9,12 @@ import numpy as np
 from vision.enroll.grids import GridError, cells, deck_grids
 from vision.enroll.layout import GridReading, merge, read_grid
 from vision.enroll.locate import largest_quad, portrait
+from vision.enroll.progress import SILENT, Progress
 from vision.enroll.store import Profile
 from vision.enroll.templates import Sample, build
 
 ASPECT = 88.0 / 63.0
+FINDING = 0.25  # of the progress bar for finding outlines in the photos; the rest is learning
 
 
 class EnrollError(ValueError):
@@ -24,12 +26,15 @@ def expected(backs: int) -> list[str]:
 
 
 def enroll_photos(name: str, photos: list[tuple[np.ndarray, str]], backs: int = 1, allow_missing: bool = False,
-                  source: str = "photos") -> tuple[Profile, list[str]]:
+                  source: str = "photos", progress: Progress = SILENT) -> tuple[Profile, list[str]]:
     """Photos each with its grid name (`one`, `two-a`, `two-b`): the profile and notes for the player."""
     grids = deck_grids(backs)
     readings: list[GridReading] = []
     notes: list[str] = []
+    finding = progress.part(0.0, FINDING)
     for i, (image, layout) in enumerate(photos):
+        finding(f"finding the cards in {'frame' if source == 'video' else 'photo'} {i + 1} of {len(photos)}",
+                i / len(photos))
         if layout not in grids:
             raise EnrollError(f"unknown grid {layout!r}; one of {', '.join(grids)}")
         try:
@@ -43,21 +48,24 @@ def enroll_photos(name: str, photos: list[tuple[np.ndarray, str]], backs: int = 
         notes += [f"photo {i + 1}: {p}" for p in reading.problems]
     if not readings:
         raise EnrollError("no photo or frame showed the grid; " + "; ".join(notes[-3:]))
-    return _finish(name, readings, backs, allow_missing, source, notes)
+    samples, missing = merge(readings, expected(backs))
+    return _profile(name, samples, missing, backs, allow_missing, source, notes, progress.part(FINDING, 1.0))
 
 
 def enroll_video(name: str, frames: Iterable[np.ndarray], backs: int = 1, allow_missing: bool = False,
-                 layout: str = "one") -> tuple[Profile, list[str]]:
+                 layout: str = "one", progress: Progress = SILENT) -> tuple[Profile, list[str]]:
     """Frames of a short video over the laid grid: every frame that shows it adds templates."""
-    return enroll_photos(name, [(f, layout) for f in frames], backs, allow_missing, source="video")
+    return enroll_photos(name, [(f, layout) for f in frames], backs, allow_missing, "video", progress)
 
 
 def enroll_shots(name: str, shots: list[tuple[str, np.ndarray]], allow_missing: bool = False,
-                 backs: int = 1) -> tuple[Profile, list[str]]:
+                 backs: int = 1, progress: Progress = SILENT) -> tuple[Profile, list[str]]:
     """One card per photo, each named by its label (`QS`, `back0`), the card upright and alone."""
     samples: list[Sample] = []
     notes: list[str] = []
-    for label, image in shots:
+    finding = progress.part(0.0, FINDING)
+    for k, (label, image) in enumerate(shots):
+        finding(f"finding the card in photo {k + 1} of {len(shots)}", k / max(1, len(shots)))
         try:
             quad = portrait(largest_quad(image))
         except LookupError as exc:
@@ -68,7 +76,7 @@ def enroll_shots(name: str, shots: list[tuple[str, np.ndarray]], allow_missing: 
     if unknown:
         raise EnrollError(f"not cards of a deck: {', '.join(unknown)} (use codes like QS, 10H, back0)")
     missing = [lab for lab in want if lab not in {s.label for s in samples}]
-    return _profile(name, samples, missing, backs, allow_missing, "one-by-one", notes)
+    return _profile(name, samples, missing, backs, allow_missing, "one-by-one", notes, progress.part(FINDING, 1.0))
 
 
 def _upright(quad: np.ndarray) -> np.ndarray:
@@ -77,14 +85,8 @@ def _upright(quad: np.ndarray) -> np.ndarray:
     return quad if quad[0][1] + quad[1][1] <= other[0][1] + other[1][1] else other
 
 
-def _finish(name: str, readings: list[GridReading], backs: int, allow_missing: bool, source: str,
-            notes: list[str]) -> tuple[Profile, list[str]]:
-    samples, missing = merge(readings, expected(backs))
-    return _profile(name, samples, missing, backs, allow_missing, source, notes)
-
-
 def _profile(name: str, samples: list[Sample], missing: list[str], backs: int, allow_missing: bool, source: str,
-             notes: list[str]) -> tuple[Profile, list[str]]:
+             notes: list[str], progress: Progress = SILENT) -> tuple[Profile, list[str]]:
     if missing and not allow_missing:
         raise EnrollError(f"not found: {', '.join(missing)}; lay them apart and photograph again "
                           "(or allow missing cards)")
@@ -92,7 +94,7 @@ def _profile(name: str, samples: list[Sample], missing: list[str], backs: int, a
                 "created": _now()}
     if missing:
         notes.append(f"enrolled without {', '.join(missing)}")
-    return build(name, "cards", samples, manifest), notes
+    return build(name, "cards", samples, manifest, progress=progress), notes
 
 
 def _now() -> str:

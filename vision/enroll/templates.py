@@ -15,12 +15,14 @@ import numpy as np
 
 from vision.enroll.canon import CARD, TILE, Frame, rotate_quarter, variants
 from vision.enroll.features import VERSION, describe_many
+from vision.enroll.progress import SILENT, Progress
 from vision.enroll.store import Profile
 
 FRAMES: dict[str, Frame] = {"cards": CARD, "strijders": CARD, "tiles": TILE}
 VARIANTS = 16  # templates per sample: the crop and jittered, degraded copies
 COMPONENTS = 600  # dimensions kept by the profile's learned projection
 SHRINK = 0.05  # of the mean within-class variance added to every direction before whitening
+DESCRIBE_CHUNK = 256  # templates described between two progress reports
 TURNS: dict[str, tuple[int, ...]] = {"cards": (0,), "strijders": (0,), "tiles": (0, 1, 2, 3)}
 
 
@@ -32,7 +34,7 @@ class Sample:
 
 
 def build(name: str, kind: str, samples: list[Sample], manifest: dict[str, object], seed: int = 0,
-          count: int = VARIANTS) -> Profile:
+          count: int = VARIANTS, progress: Progress = SILENT) -> Profile:
     """The profile: crops, jittered templates (each turn for tiles), described."""
     frame = FRAMES[kind]
     rng = np.random.default_rng(seed)
@@ -40,20 +42,29 @@ def build(name: str, kind: str, samples: list[Sample], manifest: dict[str, objec
     index = {lab: i for i, lab in enumerate(labels)}
     crops, rows, owner, turn = [], [], [], []
     shown = Counter(s.label for s in samples)
-    for s in samples:  # several photos of one card (video frames) share its template budget
+    for k, s in enumerate(samples):  # several photos of one card (video frames) share its template budget
+        progress(f"templates of {s.label} ({k + 1} of {len(samples)})", 0.5 * k / max(1, len(samples)))
         views = variants(s.image, s.corners, frame, max(3, count // shown[s.label]), rng)
         crops.append(views[0])
         for q in TURNS[kind]:
             rows += [rotate_quarter(v, q) for v in views]
             owner += [index[s.label]] * len(views)
             turn += [q] * len(views)
-    described = describe_many(rows, kind)
+    chunks = range(0, len(rows), DESCRIBE_CHUNK)
+    described = np.concatenate([_described(rows[i:i + DESCRIBE_CHUNK], kind, progress, 0.5 + 0.3 * i / len(rows))
+                                for i in chunks]) if rows else describe_many(rows, kind)
+    progress("learning this deck's metric", 0.8)
     mean, projection = learn_projection(described, np.array(owner) * 4 + np.array(turn))  # a turn is its own class
     arrays = {"crops": np.stack(crops), "crop_owner": np.array([index[s.label] for s in samples], np.int16),
               "features": project(described, mean, projection).astype(np.float16), "owner": np.array(owner, np.int16),
               "turn": np.array(turn, np.int16), "mean": mean, "projection": projection}
     full = {**manifest, "labels": labels, "feature_version": VERSION, "samples": len(samples)}
     return Profile(name, kind, full, arrays, {"preview": mosaic(arrays["crops"], arrays["crop_owner"])})
+
+
+def _described(rows: list[np.ndarray], kind: str, progress: Progress, done: float) -> np.ndarray:
+    progress("describing the templates", done)
+    return describe_many(rows, kind)
 
 
 def learn_projection(x: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
