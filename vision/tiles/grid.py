@@ -21,6 +21,7 @@ PITCH_STEP = 0.75  # comb search step; the least-squares refinement takes it fro
 SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
 SKIN_HIGH = np.array([255, 178, 127], np.uint8)
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
+FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 
 
@@ -66,7 +67,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     best: tuple[float, np.ndarray] | None = None
     for px, ox, py, oy in _pitch_candidates(canvas, fg):
         to_units = np.array([[1 / px, 0, -ox / px], [0, 1 / py, -oy / py], [0, 0, 1]])
-        fitted, inliers = _fit_outline(to_units @ to_canvas, outline, rounds=3, sample=1500)
+        fitted, inliers = _fit_outline(to_units @ to_canvas, outline, rounds=5, sample=1500)
         # inliers beyond chance (a fine comb catches stray points), and among equal fits the larger
         # pitch (a half pitch fits the same outline just as well)
         chance = min(0.9, 2 * max(2.0 / min(px, py), SLOP))
@@ -453,8 +454,10 @@ def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample:
 
     Each outline point on a side running along y must have an integer u (and along x an integer v);
     both conditions are linear in the homography, so a few rounds of least squares pull a slightly
-    wrong perspective or pitch onto the outline of the whole board. Returns the homography and the
-    share of outline points within 2 px of a grid line.
+    wrong perspective or pitch onto the outline of the whole board. Notches and tiles laid askew pull a
+    least-squares fit too, so the tolerance tightens round by round and the round whose grid the most
+    outline points lie on wins (the start included). Returns the homography and that share of outline
+    points within 2 px (or SLOP) of a grid line.
     """
     if len(pts) < 16:
         return to_board, 0.0
@@ -466,10 +469,11 @@ def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample:
     norm = np.array([[1 / f, 0, -centre[0] / f], [0, 1 / f, -centre[1] / f], [0, 0, 1]])
     p = np.c_[pts, np.ones(len(pts))] @ norm.T
     current = to_board @ np.linalg.inv(norm)
+    best = (_inlier_share(p, current, 2.0 / f), current)
     for k in range(rounds):
         uv, along_x, along_y = _on_grid(p, current)
         n, m = np.round(uv[:, 0]), np.round(uv[:, 1])
-        tol = 0.3 if k == 0 else 0.2
+        tol = FIT_TOLERANCES[min(k, len(FIT_TOLERANCES) - 1)]
         use_u = along_y & (np.abs(uv[:, 0] - n) < tol)
         use_v = along_x & (np.abs(uv[:, 1] - m) < tol)
         if use_u.sum() < 4 or use_v.sum() < 4:
@@ -485,7 +489,10 @@ def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample:
         if solution[2, 2] * current[2, 2] < 0:
             solution = -solution
         current = solution / np.linalg.norm(solution) * np.linalg.norm(current)
-    return current @ norm, _inlier_share(p, current, 2.0 / f)
+        share = _inlier_share(p, current, 2.0 / f)
+        if share > best[0]:
+            best = (share, current)
+    return best[1] @ norm, best[0]
 
 
 def _on_grid(p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
