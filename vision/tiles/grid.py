@@ -18,6 +18,7 @@ WORK_SIDE = 800  # longest side the grid is searched at
 MIN_PITCH = 14.0  # rectified px
 STREAK = 1.5  # times the table cut: a part of the board mask whose paint stays below this is the table's grain
 PITCH_STEP = 0.75  # comb search step; the least-squares refinement takes it from there
+PITCH_SHARE = 0.02  # the step for large pitches, as a share of the pitch (combs' tolerance is 0.07 of it)
 SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
 SKIN_HIGH = np.array([255, 178, 127], np.uint8)
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
@@ -292,17 +293,17 @@ def _vanishing_point(p1: np.ndarray, p2: np.ndarray, length: np.ndarray, angle: 
     mids = (p1 + p2) / 2
     dirs = (p2[:, :2] - p1[:, :2]) / length[:, None]
     rng = np.random.default_rng(0)
-    best, best_score = fallback, -1.0
-    for _ in range(min(150, len(p1) * (len(p1) - 1) // 2)):
-        i, j = rng.choice(len(p1), 2, replace=False)
-        v = np.cross(lines[i], lines[j])
-        if np.linalg.norm(v) < 1e-12:
-            continue
-        v /= np.linalg.norm(v)
-        score = length[_inliers(v, mids, dirs)].sum()
-        if score > best_score:
-            best, best_score = v, score
-    keep = _inliers(best, mids, dirs)
+    pairs = np.array([rng.choice(len(p1), 2, replace=False) for _ in range(min(150, len(p1) * (len(p1) - 1) // 2))])
+    best = fallback
+    if len(pairs):
+        # every sampled pair's meeting point scored at once: the length of the segments pointing at it
+        v = np.cross(lines[pairs[:, 0]], lines[pairs[:, 1]])
+        size = np.linalg.norm(v, axis=1)
+        ok = size >= 1e-12
+        if ok.any():
+            v = v[ok] / size[ok, None]
+            best = v[int(np.argmax((_inliers(v, mids, dirs) * length).sum(axis=1)))]
+    keep = _inliers(best[None], mids, dirs)[0]
     if keep.sum() >= 2:
         a = lines[keep] * np.sqrt(length[keep])[:, None]
         best = np.linalg.svd(a, full_matrices=False)[2][-1]
@@ -310,9 +311,10 @@ def _vanishing_point(p1: np.ndarray, p2: np.ndarray, length: np.ndarray, angle: 
 
 
 def _inliers(v: np.ndarray, mids: np.ndarray, dirs: np.ndarray, tol_deg: float = 3.0) -> np.ndarray:
-    to_v = v[None, :2] - mids[:, :2] * v[2]
-    to_v /= np.linalg.norm(to_v, axis=1, keepdims=True) + 1e-12
-    cross = np.abs(dirs[:, 0] * to_v[:, 1] - dirs[:, 1] * to_v[:, 0])
+    """(K, N): which segments point at each of K vanishing points (homogeneous rows of `v`)."""
+    to_v = v[:, None, :2] - mids[None, :, :2] * v[:, None, 2:]
+    to_v /= np.linalg.norm(to_v, axis=2, keepdims=True) + 1e-12
+    cross = np.abs(dirs[None, :, 0] * to_v[..., 1] - dirs[None, :, 1] * to_v[..., 0])
     return cross < np.sin(np.radians(tol_deg))
 
 
@@ -406,8 +408,8 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray) -> list[tuple[float, f
     if len(peaks_x) < 2 or len(peaks_y) < 2:
         h, w = fg.shape
         return [(float(w), 0.0, float(h), 0.0)]
-    px = np.arange(MIN_PITCH, np.ptp(peaks_x[:, 0]) + 3, PITCH_STEP)
-    py = np.arange(MIN_PITCH, np.ptp(peaks_y[:, 0]) + 3, PITCH_STEP)
+    px = _pitches(float(np.ptp(peaks_x[:, 0])) + 3)
+    py = _pitches(float(np.ptp(peaks_y[:, 0])) + 3)
     share_x, phase_x = _fits(peaks_x, px)
     share_y, phase_y = _fits(peaks_y, py)
     ratio = np.abs(np.log(px[:, None] / py[None, :]))
@@ -423,12 +425,27 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray) -> list[tuple[float, f
         for j in _top_peaks(share_y, 3):
             if ratio[i, j] < 0.3 and (i, j) not in pairs:
                 pairs.append((i, j))
-    out = []
+    out: list[tuple[float, float, float, float]] = []
     for i, j in pairs[:7]:
         rx, ox = _refine(peaks_x, px[i], phase_x[i])
         ry, oy = _refine(peaks_y, py[j], phase_y[j])
-        out.append((rx, ox, ry, oy))
+        if not any(_same_comb(rx, ox, qx, qox) and _same_comb(ry, oy, qy, qoy) for qx, qox, qy, qoy in out):
+            out.append((rx, ox, ry, oy))  # neighbouring combs often refine to the same grid: fit it once
     return out
+
+
+def _pitches(longest: float) -> np.ndarray:
+    """Pitches to try up to `longest`: PITCH_STEP apart, or a fixed share of the pitch for large tiles (a
+    comb's tolerance grows with its pitch, so a finer step would find nothing new)."""
+    out = [MIN_PITCH]
+    while out[-1] + PITCH_STEP < longest:
+        out.append(out[-1] + max(PITCH_STEP, PITCH_SHARE * out[-1]))
+    return np.array(out)
+
+
+def _same_comb(p: float, offset: float, q: float, other: float) -> bool:
+    shift = abs(offset - other) % p
+    return abs(p - q) < 0.01 * p and min(shift, p - shift) < 0.02 * p
 
 
 def _top_peaks(values: np.ndarray, count: int) -> list[int]:
@@ -532,10 +549,17 @@ def _occupied(mask: np.ndarray, to_board: np.ndarray, share: float = 0.3) -> lis
     uv = cv2.perspectiveTransform(np.c_[xs, ys][None].astype(np.float64), to_board)[0]
     frac = uv - np.floor(uv)
     middle = np.all((frac > 0.2) & (frac < 0.8), axis=1)
-    cells, counts = np.unique(np.floor(uv[middle]).astype(int), axis=0, return_counts=True)
+    ij = np.floor(uv[middle]).astype(np.int64)
+    if len(ij) == 0:
+        return []
+    low = ij.min(axis=0)
+    span = ij.max(axis=0) - low + 1
+    counts = np.bincount((ij[:, 1] - low[1]) * span[0] + ij[:, 0] - low[0], minlength=int(span.prod()))
+    seen = np.nonzero(counts)[0]
+    cells = np.stack([seen % span[0] + low[0], seen // span[0] + low[1]], axis=1)
     inv = np.linalg.inv(to_board)
     found: list[Cell] = []
-    for (i, j), count in zip(cells, counts, strict=True):
+    for (i, j), count in zip(cells, counts[seen], strict=True):
         quad = cv2.perspectiveTransform(np.array([[[i + 0.2, j + 0.2], [i + 0.8, j + 0.2], [i + 0.8, j + 0.8],
                                                    [i + 0.2, j + 0.8]]], np.float64), inv)[0]
         if count > share * cv2.contourArea(quad.astype(np.float32)):

@@ -159,7 +159,10 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
             x0, y0 = max(0, x - 2), max(0, y - 2)
             box = np.s_[y0:y + h + 2, x0:x + w + 2]
             own = labels[box] == i
+            closeness = mine[box][own]
             for limit in distances:
+                if limit != loosest and (closeness < limit).all():
+                    continue  # the tighter mask keeps the whole blob: the same candidates as the loosest one
                 # the loosest blob is already labelled: only the tighter ones need labelling again
                 known = (2, own.astype(np.int32), np.array([[0, 0, 0, 0, 0], [x - x0, y - y0, w, h, area]]))
                 blobs += _colour_blobs(own & (mine[box] < limit), (x0, y0), lab, name, patch, calibration,
@@ -185,7 +188,7 @@ def _colour_blobs(close: np.ndarray, offset: tuple[int, int], lab: np.ndarray, n
         if area / area_unit < CANDIDATE_AREA or min(w, h) < 0.1 * patch:
             continue
         part = labels[y:y + h, x:x + w] == i
-        pieces = _pieces(part, area / area_unit)
+        pieces = _pieces(part, area / area_unit, CANDIDATE_AREA * area_unit)
         if not pieces or pieces[0][0] is not part:
             pieces = [(part, (0, 0)), *pieces]  # the whole blob too: the verifier may know it better
         for piece, (px, py) in pieces:
@@ -222,10 +225,11 @@ def _overlap(a: Blob, b: Blob) -> bool:
     return bool((a.crop[y0 - ay:y1 - ay, x0 - ax:x1 - ax] & b.crop[y0 - by:y1 - by, x0 - bx:x1 - bx]).any())
 
 
-def _pieces(part: np.ndarray, area: float) -> list[tuple[np.ndarray, tuple[int, int]]]:
+def _pieces(part: np.ndarray, area: float, least: float = 0.0) -> list[tuple[np.ndarray, tuple[int, int]]]:
     """The blob itself, or, when it is no meeple as a whole, what is left after cutting thin bridges.
 
-    A black meeple touches its own shadow and the dark gaps between tiles; a red one a red roof.
+    A black meeple touches its own shadow and the dark gaps between tiles; a red one a red roof. Cores whose
+    grown box holds fewer than `least` px cannot make a candidate and are not grown.
     """
     if area <= MAX_AREA and _meeple_like(part, None):
         return [(part, (0, 0))]
@@ -237,8 +241,8 @@ def _pieces(part: np.ndarray, area: float) -> list[tuple[np.ndarray, tuple[int, 
         n, labels, stats, _ = cv2.connectedComponentsWithStats(core)
         for i in range(1, n):
             x, y, w, h, pixels = stats[i]
-            if pixels > most:
-                continue
+            if pixels > most or (w + size - 1) * (h + size - 1) < least:
+                continue  # larger than a meeple, or too small to grow back into a candidate
             # grow the core back within its own box (a large part holds many cores)
             x0, y0 = max(0, x - size), max(0, y - size)
             x1, y1 = min(part.shape[1], x + w + size), min(part.shape[0], y + h + size)

@@ -18,7 +18,7 @@ from vision.tiles.catalog import TILES
 from vision.tiles.grid import Grid, find_grid, table_distance
 from vision.tiles.matcher import Reading, match_board
 from vision.tiles.meeples import Blob, Calibration, feature_at, find_meeples
-from vision.tiles.reader import PATCH, blue_mask, field_threshold, green_lead, read_tile
+from vision.tiles.reader import PATCH, blue_mask, field_threshold, green_lead, read_tiles
 
 Cell = tuple[int, int]
 MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
@@ -76,10 +76,8 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     for blob in blobs:
         blob.paint(hidden)
     hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
-    features = {}
-    for i, j in cells:
-        sl = np.s_[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH]
-        features[(i, j)] = read_tile(not_field[sl], blue[sl], ~hidden[sl])
+    origins = [((i - x0) * PATCH, (j - y0) * PATCH) for i, j in cells]
+    features = dict(zip(cells, read_tiles(not_field, blue, ~hidden, origins), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0))
     meeples = _place_meeples(blobs, feet, readings, x0, y0)

@@ -7,6 +7,7 @@ the one blue thing on a base-game tile.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -96,32 +97,76 @@ def read_tile(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray) -> Til
 
     A box mostly hidden gives NaN: no evidence either way.
     """
-    sides = np.array([_mean([_share(not_field, valid, boxes[e]) for boxes in SIDE_BOXES]) for e in range(4)])
-    middles = np.array([_road(not_field, valid, e) for e in range(4)])
-    centre = _share(not_field, valid, CENTRE_BOX)
-    corners = np.array([_share(not_field, valid, box) for box in CORNER_BOXES])
-    inner = (0.1, 0.1, 0.9, 0.9)
-    return TileFeatures(sides, middles, centre, corners, _share(blue, valid, inner), float(valid.mean()))
+    return read_tiles(not_field, blue, valid, [(0, 0)])[0]
 
 
-def _mean(values: list[float]) -> float:
-    seen = [v for v in values if not np.isnan(v)]
-    return float(np.mean(seen)) if seen else float("nan")
+def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origins: list[tuple[int, int]]
+               ) -> list[TileFeatures]:
+    """`read_tile` for many tiles of one board at once: (x, y) px of each tile's top-left corner in the masks.
+
+    Box sums come from integral images, so a 72-tile board costs a few array operations, not 72 loops.
+    """
+    if not origins:
+        return []
+    seen = _integral(valid)
+    hits = _integral(not_field & valid)
+    shields = _integral(blue & valid)
+    ox = np.array([o[0] for o in origins])
+    oy = np.array([o[1] for o in origins])
+
+    def share(table: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+        x0, y0, x1, y1 = (int(round(v * PATCH)) for v in box)
+        n = _box_sum(seen, ox, oy, x0, y0, x1, y1)
+        m = _box_sum(table, ox, oy, x0, y0, x1, y1)
+        enough = n >= 0.6 * (x1 - x0) * (y1 - y0)
+        return np.where(enough, m / np.maximum(n, 1), np.nan)
+
+    sides = np.stack([np.stack([share(hits, boxes[e]) for boxes in SIDE_BOXES]) for e in range(4)])  # (4, 2, T)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # both boxes hidden: NaN, no evidence
+        side_means = np.nanmean(sides, axis=1)  # (4, T)
+    middles = np.stack([_roads(hits, seen, ox, oy, e) for e in range(4)])  # (4, T)
+    centre = share(hits, CENTRE_BOX)
+    corners = np.stack([share(hits, box) for box in CORNER_BOXES])  # (4, T)
+    blues = share(shields, (0.1, 0.1, 0.9, 0.9))
+    whole = _box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
+    return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
+                         float(whole[t])) for t in range(len(origins))]
 
 
-def _road(not_field: np.ndarray, valid: np.ndarray, edge: int) -> float:
-    """The best not-field share of a road-wide window slid along the middle of an edge."""
+def _integral(mask: np.ndarray) -> np.ndarray:
+    """Summed-area table with a zero first row and column: box sums in four lookups."""
+    out = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), np.int32)
+    np.cumsum(np.cumsum(mask, axis=0, dtype=np.int32), axis=1, out=out[1:, 1:])
+    return out
+
+
+def _box_sum(table: np.ndarray, ox: np.ndarray, oy: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    return (table[oy + y1, ox + x1] - table[oy + y0, ox + x1] - table[oy + y1, ox + x0]
+            + table[oy + y0, ox + x0]).astype(np.float64)
+
+
+def _roads(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int) -> np.ndarray:
+    """The best not-field share of a road-wide window slid along the middle of an edge, per tile.
+
+    The windows' set is symmetric about the edge's middle, so sliding in either direction gives the same best.
+    """
     a, b = (int(round(v * PATCH)) for v in STRIP)
     m0, m1 = (int(round(v * PATCH)) for v in MIDDLE)
-    turned_nf = np.rot90(not_field, edge)  # edge k turned to the top (N)
-    turned_valid = np.rot90(valid, edge)
-    strip_nf = (turned_nf[a:b, m0:m1] & turned_valid[a:b, m0:m1]).sum(axis=0).astype(np.float64)
-    strip_n = turned_valid[a:b, m0:m1].sum(axis=0).astype(np.float64)
     w = max(2, int(round(ROAD_WINDOW * PATCH)))
-    kernel = np.ones(w)
-    hits = np.convolve(strip_nf, kernel, mode="valid")
-    seen = np.convolve(strip_n, kernel, mode="valid")
-    ok = seen >= 0.6 * w * (b - a)
-    if not ok.any():
-        return float("nan")
-    return float((hits[ok] / seen[ok]).max())
+    best = np.full(len(ox), -np.inf)
+    for c in range(m0, m1 - w + 1):
+        # the window as it lies at edge N, turned clockwise `edge` quarter turns about the tile's centre
+        x0, y0, x1, y1 = _turn_box((c, a, c + w, b), edge)
+        n = _box_sum(seen, ox, oy, x0, y0, x1, y1)
+        m = _box_sum(hits, ox, oy, x0, y0, x1, y1)
+        best = np.where(n >= 0.6 * w * (b - a), np.maximum(best, m / np.maximum(n, 1)), best)
+    return np.where(np.isfinite(best), best, np.nan)
+
+
+def _turn_box(box: tuple[int, int, int, int], quarter_turns: int) -> tuple[int, int, int, int]:
+    """A px box of a PATCH tile turned clockwise by quarter turns (N -> E -> S -> W)."""
+    x0, y0, x1, y1 = box
+    for _ in range(quarter_turns % 4):
+        x0, y0, x1, y1 = PATCH - y1, x0, PATCH - y0, x1
+    return x0, y0, x1, y1
