@@ -26,6 +26,10 @@ PRIOR_WEIGHT = 0.3
 FIELD_MEEPLE = 0.05  # how often a meeple stands on a field, against a road, city or monastery
 FIELD_MAP = 32  # px per tile of the feature maps meeples' feet are looked up in
 NEIGHBOUR_WEIGHT = 0.6  # how much the neighbour's view of a shared edge counts against the tile's own
+MESSAGE_ROUNDS = 2  # rounds of neighbours telling each other their belief about shared edges
+MESSAGE_WEIGHT = 1.0
+MESSAGE_FLOOR = 0.1  # a neighbour's belief never rules an edge out: the neighbour may be misread or no tile
+OPPOSITE_INDEX = [DIRECTIONS.index(OPPOSITE[d]) for d in DIRECTIONS]
 
 
 @dataclass(frozen=True)
@@ -122,24 +126,63 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
     `feet` (unit points per cell where meeples stand) pool the meeples' evidence: a meeple is put on
     a road, city or monastery far more often than on a field, so a reading that leaves it on a field
     is less likely (a meeple covering a short road stub no longer turns W into U).
+
+    First each shared edge's reading is pooled from both sides. Then, since laid tiles' edges match,
+    each tile hears what its neighbours as a whole (all their evidence, the catalog) say its shared edges
+    are: a few rounds of passing every tile's belief about its edges to the tile across them.
     """
     feet = feet or {}
-    edge_ll = {cell: edge_loglik(f) for cell, f in features.items()}
-    fused: dict[Cell, np.ndarray] = {}
-    for cell, ll in edge_ll.items():
-        total = ll.copy()
-        for e, d in enumerate(DIRECTIONS):
-            dx, dy = STEP[d]
-            other = edge_ll.get((cell[0] + dx, cell[1] + dy))
-            if other is not None:
-                total[e] += NEIGHBOUR_WEIGHT * other[DIRECTIONS.index(OPPOSITE[d])]
-        fused[cell] = total
-    return {cell: _decide(features[cell], fused[cell], feet.get(cell, [])) for cell in features}
+    cells = list(features)
+    edge_ll = {cell: edge_loglik(features[cell]) for cell in cells}
+    own = {cell: _scores(features[cell], edge_ll[cell], feet.get(cell, [])) for cell in cells}
+    base = {}
+    for cell in cells:
+        pooled = np.zeros((4, 3))
+        for e, other in _neighbours(cell, edge_ll):
+            pooled[e] += NEIGHBOUR_WEIGHT * edge_ll[other][OPPOSITE_INDEX[e]]
+        base[cell] = own[cell] + _edge_scores(pooled)
+    scores = base
+    for _ in range(MESSAGE_ROUNDS):
+        beliefs = {cell: _edge_beliefs(scores[cell]) for cell in cells}
+        scores = {cell: base[cell] + _edge_scores(_messages(cell, beliefs)) for cell in cells}
+    return {cell: _reading(scores[cell]) for cell in cells}
 
 
-def _decide(f: TileFeatures, edge_ll: np.ndarray, feet: list[tuple[float, float]]) -> Reading:
+def _messages(cell: Cell, beliefs: dict[Cell, np.ndarray]) -> np.ndarray:
+    """(4, 3) log-weights of each edge kind from what the neighbours across believe of the shared edge."""
+    out = np.zeros((4, 3))
+    for e, other in _neighbours(cell, beliefs):
+        out[e] = MESSAGE_WEIGHT * np.log(MESSAGE_FLOOR + (1 - MESSAGE_FLOOR) * beliefs[other][OPPOSITE_INDEX[e]])
+    return out
+
+
+def _neighbours(cell: Cell, present: dict[Cell, object]) -> list[tuple[int, Cell]]:
+    """(edge index, neighbour cell) for each edge of `cell` that another tile in `present` shares."""
+    out = []
+    for e, d in enumerate(DIRECTIONS):
+        other = (cell[0] + STEP[d][0], cell[1] + STEP[d][1])
+        if other in present:
+            out.append((e, other))
+    return out
+
+
+def _edge_scores(edge_ll: np.ndarray) -> np.ndarray:
+    """(H,) each hypothesis's share of a (4, 3) table of edge-kind log-likelihoods."""
+    return edge_ll[np.arange(4), _table().kinds].sum(axis=1)
+
+
+def _edge_beliefs(scores: np.ndarray) -> np.ndarray:
+    """(4, 3): probability of each edge N E S W being C, R, F under a tile's posterior."""
+    probs = np.exp(scores - scores.max())
+    probs /= probs.sum()
+    kinds = _table().kinds
+    return np.stack([np.bincount(kinds[:, e], weights=probs, minlength=3) for e in range(4)])
+
+
+def _scores(f: TileFeatures, edge_ll: np.ndarray, feet: list[tuple[float, float]]) -> np.ndarray:
+    """(H,) log-score of every hypothesis from the tile's own evidence."""
     t = _table()
-    scores = edge_ll[np.arange(4), t.kinds].sum(axis=1) + t.prior
+    scores = _edge_scores(edge_ll) + t.prior
     fields = _field_maps()
     for u, v in feet:
         x, y = int(np.clip(u * FIELD_MAP, 0, FIELD_MAP - 1)), int(np.clip(v * FIELD_MAP, 0, FIELD_MAP - 1))
@@ -151,10 +194,14 @@ def _decide(f: TileFeatures, edge_ll: np.ndarray, feet: list[tuple[float, float]
     if not np.isnan(f.blue):
         p = float(np.clip(1 / (1 + np.exp(-(f.blue - SHIELD_BLUE) / 0.0015)), 0.02, 0.98))
         scores += np.where(t.shield, np.log(p), np.log(1 - p))
+    return scores
+
+
+def _reading(scores: np.ndarray) -> Reading:
     probs = np.exp(scores - scores.max())
     probs /= probs.sum()
     best = int(np.argmax(probs))
-    letter, rotation = t.keys[best]
+    letter, rotation = _table().keys[best]
     return Reading(letter, canonical_rotation(letter, rotation), float(probs[best]))
 
 
