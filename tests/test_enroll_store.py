@@ -98,3 +98,29 @@ def test_import_refuses_non_zip_and_pickles(tmp_path: Path) -> None:
     manifest = json.dumps({"kind": "cards", "name": "p", "arrays": ["features"]}).encode()
     with pytest.raises(ProfileError, match="not a plain .npy"):
         ProfileStore(tmp_path).import_zip(_zip({"p/manifest.json": manifest, "p/features.npy": buf.getvalue()}))
+
+
+def test_arrays_in_one_compressed_bundle_and_format_1_still_read(tmp_path: Path) -> None:
+    store = ProfileStore(tmp_path)
+    folder = store.save(_profile())
+    assert sorted(f.name for f in folder.iterdir()) == ["arrays.npz", "manifest.json", "preview.png"]
+    old = tmp_path / "old"  # a profile saved before the bundle: one .npy per array
+    old.mkdir()
+    manifest = {"name": "old", "kind": "cards", "format": 1, "labels": ["AS", "2S"], "arrays": ["features", "owner"]}
+    (old / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    for key, arr in _profile().arrays.items():
+        np.save(old / f"{key}.npy", arr)
+    loaded = store.load("old")
+    assert np.array_equal(loaded.arrays["owner"], np.array([0, 1, 1])) and loaded.arrays["features"].shape == (3, 4)
+    assert ProfileStore(tmp_path / "b").import_zip(store.export_zip("old")) == "old"
+
+
+def test_import_refuses_pickles_inside_the_bundle(tmp_path: Path) -> None:
+    buf = io.BytesIO()
+    np.savez(buf, features=np.array([{"a": 1}], dtype=object))
+    manifest = json.dumps({"kind": "cards", "name": "p", "arrays": ["features"]}).encode()
+    with pytest.raises(ProfileError, match="not a plain array"):
+        ProfileStore(tmp_path).import_zip(_zip({"p/manifest.json": manifest, "p/arrays.npz": buf.getvalue()}))
+    with pytest.raises(ProfileError, match="cannot read arrays.npz"):
+        ProfileStore(tmp_path).import_zip(_zip({"p/manifest.json": manifest, "p/arrays.npz": b"junk"}))
+    assert ProfileStore(tmp_path).names() == []

@@ -17,7 +17,7 @@ from vision.enroll import verify
 from vision.enroll.canon import rotate_quarter, turn_corners, warp
 from vision.enroll.features import BLOCKS, VERSION, describe
 from vision.enroll.store import Profile
-from vision.enroll.templates import FRAMES, project, redescribe
+from vision.enroll.templates import FRAMES, class_means, project, redescribe, unquantise
 
 if TYPE_CHECKING:
     from vision.detections import CardDetections
@@ -49,16 +49,14 @@ class Matcher:
         self.name = profile.name
         self.labels = profile.labels
         self.frame = FRAMES[self.kind]
-        features = profile.arrays["features"].astype(np.float32)
-        owner = profile.arrays["owner"].astype(int)
-        turn = profile.arrays["turn"].astype(int)
-        keys = sorted(set(zip(owner.tolist(), turn.tolist(), strict=True)))
-        self.owner = np.array([k[0] for k in keys], int)
-        self.turn = np.array([k[1] for k in keys], int)
-        cent = np.stack([features[(owner == o) & (turn == t)].mean(axis=0) for o, t in keys])
+        arrays = profile.arrays
+        cent, owner, turn = class_means(arrays["features"].astype(np.float32), arrays["owner"].astype(int),
+                                        arrays["turn"].astype(int))  # older profiles keep every template's row
+        keys = list(zip(owner.tolist(), turn.tolist(), strict=True))
+        self.owner, self.turn = owner.astype(int), turn.astype(int)
         self.centroids = cent / np.maximum(np.linalg.norm(cent, axis=1, keepdims=True), 1e-9)
-        self.mean = profile.arrays["mean"].astype(np.float32)
-        self.projection = profile.arrays["projection"].astype(np.float32)
+        self.mean = arrays["mean"].astype(np.float32)
+        self.projection = unquantise(arrays["projection"], arrays.get("projection_scale"))
         crops, crop_owner = profile.arrays["crops"], profile.arrays["crop_owner"].astype(int)
         self.greys = [[verify.grey(rotate_quarter(c, t)) for c in crops[crop_owner == o]] for o, t in keys]
 

@@ -1,4 +1,5 @@
-"""Named profiles on disk: one folder each, a JSON manifest plus arrays (.npy) and a preview (.png).
+"""Named profiles on disk: one folder each, a JSON manifest, the arrays (one compressed `arrays.npz`;
+profiles of format 1 kept one `.npy` per array, still read) and a preview (.png).
 
 The store lives in `~/.table-companion/profiles/` unless `TABLE_COMPANION_HOME` (or a `root`
 argument) says otherwise, so what a player taught survives restarts and can travel as one .zip.
@@ -24,7 +25,8 @@ HOME_ENV = "TABLE_COMPANION_HOME"
 MANIFEST = "manifest.json"
 KINDS: tuple[str, ...] = ("cards", "tiles", "strijders")
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: arrays in one compressed arrays.npz; 1: one .npy per array
+ARRAYS_FILE = "arrays.npz"
 # Import limits: a profile is a few MB; refuse archives that would unpack to much more.
 MAX_MEMBERS = 64
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024
@@ -122,8 +124,7 @@ class ProfileStore:
             manifest = {**profile.manifest, "name": profile.name, "kind": profile.kind, "format": FORMAT_VERSION,
                         "arrays": sorted(profile.arrays), "images": sorted(profile.images)}
             (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
-            for key, arr in profile.arrays.items():
-                np.save(tmp / f"{_file_key(key)}{ARRAY_SUFFIX}", arr, allow_pickle=False)
+            np.savez_compressed(tmp / ARRAYS_FILE, **{_file_key(k): a for k, a in profile.arrays.items()})
             for key, img in profile.images.items():
                 if not cv2.imwrite(str(tmp / f"{_file_key(key)}{IMAGE_SUFFIX}"), img):
                     raise ProfileError(f"cannot write image {key!r}")
@@ -139,10 +140,14 @@ class ProfileStore:
         manifest = self.manifest(name)
         folder = self.path(name)
         arrays, images = {}, {}
+        packed = _open_npz(folder / ARRAYS_FILE, name) if (folder / ARRAYS_FILE).is_file() else None
         for key in manifest.get("arrays", []):
             try:
-                arrays[key] = np.load(folder / f"{_file_key(key)}{ARRAY_SUFFIX}", allow_pickle=False)
-            except (OSError, ValueError) as exc:
+                if packed is not None:
+                    arrays[key] = packed[_file_key(key)]
+                else:
+                    arrays[key] = np.load(folder / f"{_file_key(key)}{ARRAY_SUFFIX}", allow_pickle=False)
+            except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
                 raise ProfileError(f"profile {name!r}: cannot read array {key!r}: {exc}") from None
         for key in manifest.get("images", []):
             img = cv2.imread(str(folder / f"{_file_key(key)}{IMAGE_SUFFIX}"), cv2.IMREAD_COLOR)
@@ -181,7 +186,14 @@ class ProfileStore:
             files = _checked_members(zf)
             manifest = _read_manifest(zf, files)
             new_name = check_name(name or str(manifest.get("name", "")))
-            arrays = {k: _zip_array(zf, files, k) for k in manifest.get("arrays", [])}
+            packed = files.get(ARRAYS_FILE)
+            if packed is not None:
+                if packed.file_size > MAX_UNPACKED_BYTES:
+                    raise ProfileError(f"{ARRAYS_FILE} is too large; not a profile")
+                bundle = _open_npz(io.BytesIO(zf.read(packed)), str(manifest.get("name", "")))
+                arrays = {k: _npz_array(bundle, k) for k in manifest.get("arrays", [])}
+            else:
+                arrays = {k: _zip_array(zf, files, k) for k in manifest.get("arrays", [])}
             images = {k: _zip_image(zf, files, k) for k in manifest.get("images", [])}
         manifest = {k: v for k, v in manifest.items() if k not in ("arrays", "images")}
         self.save(Profile(new_name, manifest["kind"], manifest, arrays, images), overwrite=overwrite)
@@ -192,6 +204,19 @@ def _file_key(key: str) -> str:
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", key) or key.startswith("."):
         raise ProfileError(f"bad array or image key {key!r}")
     return key
+
+
+def _open_npz(source: Path | io.BytesIO, name: str) -> Any:
+    """The arrays bundle, refused when it would unpack to more than a profile can hold."""
+    try:
+        bundle = np.load(source, allow_pickle=False)
+    except (OSError, ValueError, zipfile.BadZipFile) as exc:
+        raise ProfileError(f"profile {name!r}: cannot read {ARRAYS_FILE}: {exc}") from None
+    if not isinstance(bundle, np.lib.npyio.NpzFile):
+        raise ProfileError(f"profile {name!r}: {ARRAYS_FILE} is not an .npz bundle")
+    if sum(i.file_size for i in bundle.zip.infolist()) > MAX_UNPACKED_BYTES:
+        raise ProfileError(f"profile {name!r}: {ARRAYS_FILE} unpacks to more than 200 MB; not a profile")
+    return bundle
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -240,6 +265,15 @@ def _zip_array(zf: zipfile.ZipFile, files: dict[str, zipfile.ZipInfo], key: str)
         return np.load(io.BytesIO(zf.read(member)), allow_pickle=False)
     except ValueError as exc:
         raise ProfileError(f"array {key!r} is not a plain .npy array: {exc}") from None
+
+
+def _npz_array(bundle: Any, key: str) -> np.ndarray:
+    try:
+        return bundle[_file_key(key)]
+    except KeyError:
+        raise ProfileError(f"{ARRAYS_FILE} lacks the array {key!r} its manifest names") from None
+    except ValueError as exc:
+        raise ProfileError(f"array {key!r} is not a plain array: {exc}") from None
 
 
 def _zip_image(zf: zipfile.ZipFile, files: dict[str, zipfile.ZipInfo], key: str) -> np.ndarray:
