@@ -48,7 +48,10 @@ def find_grid(image: np.ndarray) -> Grid | None:
     work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     raw_mask, table_lab, table_cut = _board_mask(lab)
-    raw_mask &= ~_hands(work, raw_mask)
+    hand = _hands(work, raw_mask)
+    raw_mask &= ~hand
+    # where an arm (or its shadow) cuts the board, the outline follows the arm, not the grid: no evidence there
+    arm = cv2.dilate(hand.astype(np.uint8), np.ones((31, 31), np.uint8)) > 0 if hand.any() else None
     raw_mask = _close_channels(raw_mask)
     board_mask = _fill_holes(raw_mask)
     if board_mask.sum() < 100:
@@ -60,13 +63,15 @@ def find_grid(image: np.ndarray) -> Grid | None:
                                    _outline_points(board_mask))
         return Grid(to_board @ np.diag([scale, scale, 1.0]), [(0, 0)], table_lab, table_cut)
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
-    rect = _rectifier(grey, board_mask)
+    rect = _rectifier(grey, board_mask, arm)
     to_canvas, canvas_size = _fit_canvas(rect, board_mask)
     canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
     fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
-    outline = _outline_points(board_mask)
+    ignore = None if arm is None else cv2.warpPerspective(arm.astype(np.uint8), to_canvas, canvas_size,
+                                                          flags=cv2.INTER_NEAREST) > 0
+    outline = _outline_points(board_mask, arm)
     best: tuple[float, np.ndarray] | None = None
-    for px, ox, py, oy in _pitch_candidates(canvas, fg):
+    for px, ox, py, oy in _pitch_candidates(canvas, fg, ignore):
         to_units = np.array([[1 / px, 0, -ox / px], [0, 1 / py, -oy / py], [0, 0, 1]])
         fitted, inliers = _fit_outline(to_units @ to_canvas, outline, rounds=5, sample=1500)
         # inliers beyond chance (a fine comb catches stray points), and among equal fits the larger
@@ -210,14 +215,21 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     return filled > 0
 
 
-def _segments(grey: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _segments(grey: np.ndarray, mask: np.ndarray, arm: np.ndarray | None = None) -> np.ndarray:
     edges = cv2.Canny(grey, 20, 60)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    if arm is not None:
+        near &= ~arm  # an arm's long straight sides are no tile edges
     edges[~near] = 0
     side = max(grey.shape)
     lines = cv2.HoughLinesP(edges, 1, np.pi / 360, threshold=20, minLineLength=max(10, side // 60), maxLineGap=2)
     found = np.zeros((0, 4), np.float64) if lines is None else lines.reshape(-1, 4).astype(np.float64)
-    return np.vstack([found, _outline_segments(mask, max(10, side // 60))])
+    outline = _outline_segments(mask, max(10, side // 60))
+    if arm is not None and len(outline):
+        middle = np.round((outline[:, :2] + outline[:, 2:]) / 2).astype(int)
+        middle = np.clip(middle, 0, [mask.shape[1] - 1, mask.shape[0] - 1])
+        outline = outline[~arm[middle[:, 1], middle[:, 0]]]
+    return np.vstack([found, outline])
 
 
 def _outline_segments(mask: np.ndarray, min_length: int) -> np.ndarray:
@@ -231,12 +243,12 @@ def _outline_segments(mask: np.ndarray, min_length: int) -> np.ndarray:
     return np.vstack(segments) if segments else np.zeros((0, 4))
 
 
-def _rectifier(grey: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _rectifier(grey: np.ndarray, mask: np.ndarray, arm: np.ndarray | None = None) -> np.ndarray:
     """Image px -> rectified plane where the two tile-edge families run along x and y."""
     h, w = grey.shape
     f = float(max(h, w))
     norm = np.array([[1 / f, 0, -w / (2 * f)], [0, 1 / f, -h / (2 * f)], [0, 0, 1]])
-    segs = _segments(grey, mask)
+    segs = _segments(grey, mask, arm)
     if len(segs) < 2:
         return norm
     p1 = np.c_[segs[:, :2], np.ones(len(segs))] @ norm.T
@@ -349,9 +361,12 @@ def _fit_canvas(rect: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, tuple[i
     return shift @ rect, size
 
 
-def _outline_peaks(fg: np.ndarray, axis: int) -> np.ndarray:
+def _outline_peaks(fg: np.ndarray, axis: int, ignore: np.ndarray | None = None) -> np.ndarray:
     """Positions along one axis where the board's outline runs across: every one lies on a grid line."""
-    outline = np.abs(np.diff(fg.astype(np.float32), axis=1 - axis, prepend=0)).sum(axis=axis)
+    steps = np.abs(np.diff(fg.astype(np.float32), axis=1 - axis, prepend=0))
+    if ignore is not None:
+        steps[ignore] = 0
+    outline = steps.sum(axis=axis)
     outline = cv2.GaussianBlur(outline.reshape(1, -1), (0, 0), 1.0).ravel()
     top = outline.max()
     if top <= 0:
@@ -395,7 +410,8 @@ def _refine(peaks: np.ndarray, p: float, phase: float) -> tuple[float, float]:
     return p, phase % p
 
 
-def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray) -> list[tuple[float, float, float, float]]:
+def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | None = None
+                      ) -> list[tuple[float, float, float, float]]:
     """(pitch x, offset x, pitch y, offset y) worth trying, from the board outline; best guess first.
 
     Every stretch of outline lies on a grid line, so the true pitch puts the outline peaks on one
@@ -404,7 +420,7 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray) -> list[tuple[float, f
     are paired (a 1x3 row gets its pitch from the short axis). A residual tilt smears the peaks, so
     the next-best combs are offered too; the caller keeps the one the whole outline fits best.
     """
-    peaks_x, peaks_y = _outline_peaks(fg, 0), _outline_peaks(fg, 1)
+    peaks_x, peaks_y = _outline_peaks(fg, 0, ignore), _outline_peaks(fg, 1, ignore)
     if len(peaks_x) < 2 or len(peaks_y) < 2:
         h, w = fg.shape
         return [(float(w), 0.0, float(h), 0.0)]
@@ -425,10 +441,18 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray) -> list[tuple[float, f
         for j in _top_peaks(share_y, 3):
             if ratio[i, j] < 0.3 and (i, j) not in pairs:
                 pairs.append((i, j))
-    out: list[tuple[float, float, float, float]] = []
+    combs: list[tuple[float, float, float, float]] = []
     for i, j in pairs[:7]:
         rx, ox = _refine(peaks_x, px[i], phase_x[i])
         ry, oy = _refine(peaks_y, py[j], phase_y[j])
+        combs.append((rx, ox, ry, oy))
+    # tiles laid askew or an arm across the board blur the outline's peaks, so a comb at twice the best
+    # guess's pitch can fit worse than the guess itself: offer it too, at each of its four phases
+    rx, ox, ry, oy = combs[0]
+    if 2 * min(rx, ry) < min(np.ptp(peaks_x[:, 0]), np.ptp(peaks_y[:, 0])):
+        combs += [(2 * rx, ox + a * rx, 2 * ry, oy + b * ry) for a in (0, 1) for b in (0, 1)]
+    out: list[tuple[float, float, float, float]] = []
+    for rx, ox, ry, oy in combs:
         if not any(_same_comb(rx, ox, qx, qox) and _same_comb(ry, oy, qy, qoy) for qx, qox, qy, qoy in out):
             out.append((rx, ox, ry, oy))  # neighbouring combs often refine to the same grid: fit it once
     return out
@@ -455,14 +479,28 @@ def _top_peaks(values: np.ndarray, count: int) -> list[int]:
     return [int(i) for i in idx[np.argsort(-values[idx])][:count]]
 
 
-def _outline_points(mask: np.ndarray) -> np.ndarray:
-    """The board outline in image px, at most 6000 points."""
+def _outline_points(mask: np.ndarray, arm: np.ndarray | None = None) -> np.ndarray:
+    """The board outline in image px, at most 6000 points, without its runs along an arm."""
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     kept = [c.reshape(-1, 2) for c in contours if len(c) >= 8]
+    if arm is not None:
+        # each run kept whole (the fit reads a run's direction from its neighbouring points)
+        kept = [run for c in kept for run in _runs_outside(c, arm) if len(run) >= 8]
     if not kept:
         return np.zeros((0, 2))
     pts = np.vstack(kept).astype(np.float64)
     return pts[:: max(1, len(pts) // 6000)]
+
+
+def _runs_outside(points: np.ndarray, arm: np.ndarray) -> list[np.ndarray]:
+    """The stretches of a closed outline that stay off the arm."""
+    off = ~arm[points[:, 1], points[:, 0]]
+    if off.all():
+        return [points]
+    start = int(np.argmin(off))  # roll so the outline starts on the arm: no run wraps around
+    points, off = np.roll(points, -start, axis=0), np.roll(off, -start)
+    edges = np.flatnonzero(np.diff(np.r_[0, off.astype(np.int8), 0]))
+    return [points[a:b] for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample: int = 0
@@ -487,6 +525,7 @@ def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample:
     p = np.c_[pts, np.ones(len(pts))] @ norm.T
     current = to_board @ np.linalg.inv(norm)
     best = (_inlier_share(p, current, 2.0 / f), current)
+    extent = _extent(p, current)
     for k in range(rounds):
         uv, along_x, along_y = _on_grid(p, current)
         n, m = np.round(uv[:, 0]), np.round(uv[:, 1])
@@ -506,10 +545,19 @@ def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample:
         if solution[2, 2] * current[2, 2] < 0:
             solution = -solution
         current = solution / np.linalg.norm(solution) * np.linalg.norm(current)
+        if not np.all(np.abs(np.log(_extent(p, current) / extent)) < 0.2):
+            break  # the fit collapses the board onto a few lines (every point then lies on one): no refinement
         share = _inlier_share(p, current, 2.0 / f)
         if share > best[0]:
             best = (share, current)
     return best[1] @ norm, best[0]
+
+
+def _extent(p: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """The board's size in grid units along both axes (1st to 99th percentile of its outline)."""
+    uv = p @ h.T
+    uv = uv[:, :2] / uv[:, 2:]
+    return np.maximum(np.percentile(uv, 99, axis=0) - np.percentile(uv, 1, axis=0), 1e-9)
 
 
 def _on_grid(p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
