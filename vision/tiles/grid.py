@@ -71,9 +71,12 @@ def find_grid(image: np.ndarray) -> Grid | None:
                                                           flags=cv2.INTER_NEAREST) > 0
     outline = _outline_points(board_mask, arm)
     best: tuple[float, np.ndarray] | None = None
-    for px, ox, py, oy in _pitch_candidates(canvas, fg, ignore):
-        to_units = np.array([[1 / px, 0, -ox / px], [0, 1 / py, -oy / py], [0, 0, 1]])
-        fitted, inliers = _fit_outline(to_units @ to_canvas, outline, rounds=5, sample=1500)
+    guesses, doubled = _pitch_candidates(canvas, fg, ignore)
+    if doubled:
+        # of twice the best guess's pitch only the phase the outline fits best as it stands is refined
+        guesses.append(max(doubled, key=lambda c: _fit_outline(_comb(c) @ to_canvas, outline, 0, 1500)[1]))
+    for px, ox, py, oy in guesses:
+        fitted, inliers = _fit_outline(_comb((px, ox, py, oy)) @ to_canvas, outline, rounds=5, sample=1500)
         # inliers beyond chance (a fine comb catches stray points), and among equal fits the larger
         # pitch (a half pitch fits the same outline just as well)
         chance = min(0.9, 2 * max(2.0 / min(px, py), SLOP))
@@ -87,6 +90,12 @@ def find_grid(image: np.ndarray) -> Grid | None:
     if not cells:
         return None
     return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
+
+
+def _comb(comb: tuple[float, float, float, float]) -> np.ndarray:
+    """Canvas px -> grid units for a comb (pitch and offset per axis)."""
+    px, ox, py, oy = comb
+    return np.array([[1 / px, 0, -ox / px], [0, 1 / py, -oy / py], [0, 0, 1]])
 
 
 def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -410,20 +419,24 @@ def _refine(peaks: np.ndarray, p: float, phase: float) -> tuple[float, float]:
     return p, phase % p
 
 
+Comb = tuple[float, float, float, float]
+
+
 def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | None = None
-                      ) -> list[tuple[float, float, float, float]]:
+                      ) -> tuple[list[Comb], list[Comb]]:
     """(pitch x, offset x, pitch y, offset y) worth trying, from the board outline; best guess first.
 
     Every stretch of outline lies on a grid line, so the true pitch puts the outline peaks on one
     comb; so does any divisor of it, hence the largest well-fitting pitch is the first guess. Tiles
     are square and the rectification keeps the axes' scales within a few tens of percent, so the axes
     are paired (a 1x3 row gets its pitch from the short axis). A residual tilt smears the peaks, so
-    the next-best combs are offered too; the caller keeps the one the whole outline fits best.
+    the next-best combs are offered too; the caller keeps the one the whole outline fits best. Returns
+    those and, apart, twice the best guess's pitch at its four phases.
     """
     peaks_x, peaks_y = _outline_peaks(fg, 0, ignore), _outline_peaks(fg, 1, ignore)
     if len(peaks_x) < 2 or len(peaks_y) < 2:
         h, w = fg.shape
-        return [(float(w), 0.0, float(h), 0.0)]
+        return [(float(w), 0.0, float(h), 0.0)], []
     px = _pitches(float(np.ptp(peaks_x[:, 0])) + 3)
     py = _pitches(float(np.ptp(peaks_y[:, 0])) + 3)
     share_x, phase_x = _fits(peaks_x, px)
@@ -441,7 +454,7 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | N
         for j in _top_peaks(share_y, 3):
             if ratio[i, j] < 0.3 and (i, j) not in pairs:
                 pairs.append((i, j))
-    combs: list[tuple[float, float, float, float]] = []
+    combs: list[Comb] = []
     for i, j in pairs[:7]:
         rx, ox = _refine(peaks_x, px[i], phase_x[i])
         ry, oy = _refine(peaks_y, py[j], phase_y[j])
@@ -449,13 +462,14 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | N
     # tiles laid askew or an arm across the board blur the outline's peaks, so a comb at twice the best
     # guess's pitch can fit worse than the guess itself: offer it too, at each of its four phases
     rx, ox, ry, oy = combs[0]
+    doubled: list[Comb] = []
     if 2 * min(rx, ry) < min(np.ptp(peaks_x[:, 0]), np.ptp(peaks_y[:, 0])):
-        combs += [(2 * rx, ox + a * rx, 2 * ry, oy + b * ry) for a in (0, 1) for b in (0, 1)]
-    out: list[tuple[float, float, float, float]] = []
+        doubled = [(2 * rx, ox + a * rx, 2 * ry, oy + b * ry) for a in (0, 1) for b in (0, 1)]
+    out: list[Comb] = []
     for rx, ox, ry, oy in combs:
         if not any(_same_comb(rx, ox, qx, qox) and _same_comb(ry, oy, qy, qoy) for qx, qox, qy, qoy in out):
             out.append((rx, ox, ry, oy))  # neighbouring combs often refine to the same grid: fit it once
-    return out
+    return out, doubled
 
 
 def _pitches(longest: float) -> np.ndarray:
@@ -555,9 +569,9 @@ def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample:
 
 def _extent(p: np.ndarray, h: np.ndarray) -> np.ndarray:
     """The board's size in grid units along both axes (1st to 99th percentile of its outline)."""
-    uv = p @ h.T
-    uv = uv[:, :2] / uv[:, 2:]
-    return np.maximum(np.percentile(uv, 99, axis=0) - np.percentile(uv, 1, axis=0), 1e-9)
+    uv = p[::4] @ h.T
+    low, high = np.percentile(uv[:, :2] / uv[:, 2:], [1, 99], axis=0)
+    return np.maximum(high - low, 1e-9)
 
 
 def _on_grid(p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -133,27 +133,29 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
     """
     feet = feet or {}
     cells = list(features)
+    if not cells:
+        return {}
     edge_ll = {cell: edge_loglik(features[cell]) for cell in cells}
-    own = {cell: _scores(features[cell], edge_ll[cell], feet.get(cell, [])) for cell in cells}
-    base = {}
-    for cell in cells:
-        pooled = np.zeros((4, 3))
-        for e, other in _neighbours(cell, edge_ll):
-            pooled[e] += NEIGHBOUR_WEIGHT * edge_ll[other][OPPOSITE_INDEX[e]]
-        base[cell] = own[cell] + _edge_scores(pooled)
+    own = np.stack([_scores(features[cell], edge_ll[cell], feet.get(cell, [])) for cell in cells])  # (T, H)
+    index = {cell: k for k, cell in enumerate(cells)}
+    # across[t, e]: the tile sharing edge e of tile t, or -1
+    across = np.full((len(cells), 4), -1)
+    for cell, k in index.items():
+        for e, other in _neighbours(cell, index):
+            across[k, e] = index[other]
+    has = across >= 0
+    reads = np.stack([edge_ll[cell] for cell in cells])  # (T, 4, 3)
+    pooled = np.zeros_like(reads)
+    pooled[has] = NEIGHBOUR_WEIGHT * reads[across[has], np.array(OPPOSITE_INDEX)[np.nonzero(has)[1]]]
+    base = own + _edge_scores(pooled)
     scores = base
     for _ in range(MESSAGE_ROUNDS):
-        beliefs = {cell: _edge_beliefs(scores[cell]) for cell in cells}
-        scores = {cell: base[cell] + _edge_scores(_messages(cell, beliefs)) for cell in cells}
-    return {cell: _reading(scores[cell]) for cell in cells}
-
-
-def _messages(cell: Cell, beliefs: dict[Cell, np.ndarray]) -> np.ndarray:
-    """(4, 3) log-weights of each edge kind from what the neighbours across believe of the shared edge."""
-    out = np.zeros((4, 3))
-    for e, other in _neighbours(cell, beliefs):
-        out[e] = MESSAGE_WEIGHT * np.log(MESSAGE_FLOOR + (1 - MESSAGE_FLOOR) * beliefs[other][OPPOSITE_INDEX[e]])
-    return out
+        beliefs = _edge_beliefs(scores)  # (T, 4, 3)
+        heard = np.zeros_like(reads)
+        heard[has] = MESSAGE_WEIGHT * np.log(
+            MESSAGE_FLOOR + (1 - MESSAGE_FLOOR) * beliefs[across[has], np.array(OPPOSITE_INDEX)[np.nonzero(has)[1]]])
+        scores = base + _edge_scores(heard)
+    return {cell: _reading(scores[k]) for cell, k in index.items()}
 
 
 def _neighbours(cell: Cell, present: dict[Cell, object]) -> list[tuple[int, Cell]]:
@@ -167,16 +169,21 @@ def _neighbours(cell: Cell, present: dict[Cell, object]) -> list[tuple[int, Cell
 
 
 def _edge_scores(edge_ll: np.ndarray) -> np.ndarray:
-    """(H,) each hypothesis's share of a (4, 3) table of edge-kind log-likelihoods."""
-    return edge_ll[np.arange(4), _table().kinds].sum(axis=1)
+    """(T, H) each hypothesis's share of (T, 4, 3) tables of edge-kind log-likelihoods (or (H,) of one)."""
+    return edge_ll[..., np.arange(4), _table().kinds].sum(axis=-1)
 
 
 def _edge_beliefs(scores: np.ndarray) -> np.ndarray:
-    """(4, 3): probability of each edge N E S W being C, R, F under a tile's posterior."""
-    probs = np.exp(scores - scores.max())
-    probs /= probs.sum()
-    kinds = _table().kinds
-    return np.stack([np.bincount(kinds[:, e], weights=probs, minlength=3) for e in range(4)])
+    """(T, 4, 3): probability of each edge N E S W being C, R, F under each tile's posterior (T, H)."""
+    probs = np.exp(scores - scores.max(axis=1, keepdims=True))
+    probs /= probs.sum(axis=1, keepdims=True)
+    return np.einsum("th,hek->tek", probs, _kind_onehot())
+
+
+@cache
+def _kind_onehot() -> np.ndarray:
+    """(H, 4, 3): 1 where hypothesis h has edge kind k at edge e."""
+    return (_table().kinds[:, :, None] == np.arange(3)).astype(np.float64)
 
 
 def _scores(f: TileFeatures, edge_ll: np.ndarray, feet: list[tuple[float, float]]) -> np.ndarray:
