@@ -113,16 +113,17 @@ def _nearest_lut(calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
 
 
 def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
-                 trace: dict[str, Any] | None = None) -> list[Blob]:
+                 trace: dict[str, Any] | None = None, lab: np.ndarray | None = None) -> list[Blob]:
     """Meeples on the rectified board (`patch` px per tile): coloured candidates, then the verifier decides.
 
-    Without the verifier's model file the outline rules decide (size, proportions, legs apart).
+    Without the verifier's model file the outline rules decide (size, proportions, legs apart). `lab`, when
+    the caller has it, is the board in Lab (uint8) and saves a conversion.
     """
     model = verifier.load()
     if model is None and trace is None:
-        found = candidates(board_bgr, near_tiles, patch, calibration, (PIXEL_DISTANCE,))
+        found = candidates(board_bgr, near_tiles, patch, calibration, (PIXEL_DISTANCE,), lab)
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
-    found = candidates(board_bgr, near_tiles, patch, calibration)
+    found = candidates(board_bgr, near_tiles, patch, calibration, lab=lab)
     if trace is not None:
         trace["board"] = board_bgr
         trace["candidates"] = found
@@ -134,13 +135,14 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
 
 
 def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
-               distances: tuple[float, ...] = CANDIDATE_DISTANCES) -> list[Blob]:
+               distances: tuple[float, ...] = CANDIDATE_DISTANCES, lab: np.ndarray | None = None) -> list[Blob]:
     """Blobs of a calibrated colour and about a meeple's size, whole and cut at thin bridges (permissive).
 
     Several colour distances: a tight one parts a meeple from art of a like colour (a red meeple on a
     red-roofed city), a loose one keeps a blurred or shaded one whole.
     """
-    lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
+    if lab is None:
+        lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
     nearest_lut, dist_lut = _nearest_lut(calibration)
     q = lab >> 3
     index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
@@ -150,8 +152,15 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
     blobs: list[Blob] = []
     for k, name in enumerate(calibration.colours):
         # tighter masks are subsets of the loosest one: label the board once, the rest within each blob's box
-        mine = np.where(nearest == k, distance, np.inf)
-        n, labels, stats = _components((mine < loosest).astype(np.uint8))
+        loose = (nearest == k) & (distance < loosest)
+        rows, cols = np.flatnonzero(loose.any(axis=1)), np.flatnonzero(loose.any(axis=0))
+        if len(rows) == 0:
+            continue
+        # only the part of the board where this colour occurs is labelled (a pixel of margin for the opening)
+        top, left = max(0, rows[0] - 1), max(0, cols[0] - 1)
+        area_box = np.s_[top:rows[-1] + 2, left:cols[-1] + 2]
+        mine = np.where(nearest[area_box] == k, distance[area_box], np.inf)
+        n, labels, stats = _components(loose[area_box].astype(np.uint8))
         for i in range(1, n):
             x, y, w, h, area = stats[i]
             if area < CANDIDATE_AREA * patch * patch or min(w, h) < 0.1 * patch:
@@ -165,7 +174,7 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
                     continue  # the tighter mask keeps the whole blob: the same candidates as the loosest one
                 # the loosest blob is already labelled: only the tighter ones need labelling again
                 known = (2, own.astype(np.int32), np.array([[0, 0, 0, 0, 0], [x - x0, y - y0, w, h, area]]))
-                blobs += _colour_blobs(own & (mine[box] < limit), (x0, y0), lab, name, patch, calibration,
+                blobs += _colour_blobs(own & (mine[box] < limit), (x0 + left, y0 + top), lab, name, patch, calibration,
                                        BLOB_DISTANCE * limit / PIXEL_DISTANCE, known if limit == loosest else None)
     return blobs
 

@@ -18,7 +18,7 @@ from vision.tiles.catalog import TILES
 from vision.tiles.grid import Grid, find_grid, table_distance
 from vision.tiles.matcher import Reading, match_board
 from vision.tiles.meeples import Blob, Calibration, feature_at, find_meeples
-from vision.tiles.reader import PATCH, blue_mask, field_threshold, green_lead, read_tiles
+from vision.tiles.reader import PATCH, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
 
 Cell = tuple[int, int]
 MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
@@ -64,14 +64,15 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     not_field = lead <= field_threshold(lead[inside][::7])
     blue = blue_mask(board)
     box = [(i, j) for j in range(y0, y0 + ny) for i in range(x0, x0 + nx)]
-    cells = _confirmed(board, grid, box, seen, not_field, blue, x0, y0)
+    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
+    cells = _confirmed(lab, grid, box, seen, not_field, blue, x0, y0)
     on_tiles = np.zeros(board.shape[:2], bool)
     for i, j in cells:
         on_tiles[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
     # a meeple near a tile's edge stands over the gap and beyond: its head may lie off the laid tiles
     reach = 2 * round(MEEPLE_REACH * PATCH) + 1
     near_tiles = cv2.dilate(on_tiles.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    blobs = find_meeples(board, (near_tiles > 0) & seen, PATCH, calibration, trace)
+    blobs = find_meeples(board, (near_tiles > 0) & seen, PATCH, calibration, trace, lab)
     hidden = np.zeros(board.shape[:2], np.uint8)
     for blob in blobs:
         blob.paint(hidden)
@@ -84,31 +85,32 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     return readings, meeples, cells
 
 
-def _confirmed(board: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray, not_field: np.ndarray,
+def _confirmed(lab: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray, not_field: np.ndarray,
                blue: np.ndarray, x0: int, y0: int) -> list[Cell]:
     """Cells that hold a tile: some field or shield, or (for the grid's own candidates) mostly unlike the table.
 
     Colour alone confuses a city-covered tile with a wooden table, and a hole in the board with a
     tile; fields and shields settle most cases (a lone C on a table of its colour is still lost).
     """
-    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
-    unlike_table = table_distance(lab, grid.table_lab) > grid.table_cut
-    candidates = set(grid.cells)
+    unlike_table = table_distance(lab.astype(np.float32), grid.table_lab) > grid.table_cut
     a, b = int(0.12 * PATCH), int(0.88 * PATCH)
-    cells = []
-    for i, j in box:
-        sl = np.s_[(j - y0) * PATCH + a:(j - y0) * PATCH + b, (i - x0) * PATCH + a:(i - x0) * PATCH + b]
-        if seen[sl].mean() < 0.95:
-            continue  # partly outside the picture
-        # a grey table under a green cast is no field, a blue cloth no shield
-        grass = (~not_field[sl] & unlike_table[sl]).mean()
-        shield = (blue[sl] & unlike_table[sl]).mean() if blue[sl].mean() < 0.3 else 0.0
-        if (i, j) in candidates:
-            if grass > 0.04 or shield > 0.003 or unlike_table[sl].mean() > 0.6:
-                cells.append((i, j))
-        elif grass > 0.05 or shield > 0.006:
-            cells.append((i, j))
-    return cells
+    ox = np.array([(i - x0) * PATCH for i, _ in box])
+    oy = np.array([(j - y0) * PATCH for _, j in box])
+    area = float((b - a) ** 2)
+
+    def share(mask: np.ndarray) -> np.ndarray:
+        return box_sum(integral(mask), ox, oy, a, a, b, b) / area
+
+    # a grey table under a green cast is no field, a blue cloth no shield
+    grass = share(~not_field & unlike_table)
+    blue_all = share(blue)
+    shield = np.where(blue_all < 0.3, share(blue & unlike_table), 0.0)
+    unlike = share(unlike_table)
+    whole = share(seen) >= 0.95  # not partly outside the picture
+    candidates = set(grid.cells)
+    mine = np.array([cell in candidates for cell in box])
+    found = np.where(mine, (grass > 0.04) | (shield > 0.003) | (unlike > 0.6), (grass > 0.05) | (shield > 0.006))
+    return [cell for cell, keep in zip(box, whole & found, strict=True) if keep]
 
 
 def _prefiltered(image: np.ndarray, to_patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

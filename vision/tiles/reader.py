@@ -108,16 +108,16 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     """
     if not origins:
         return []
-    seen = _integral(valid)
-    hits = _integral(not_field & valid)
-    shields = _integral(blue & valid)
+    seen = integral(valid)
+    hits = integral(not_field & valid)
+    shields = integral(blue & valid)
     ox = np.array([o[0] for o in origins])
     oy = np.array([o[1] for o in origins])
 
     def share(table: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
         x0, y0, x1, y1 = (int(round(v * PATCH)) for v in box)
-        n = _box_sum(seen, ox, oy, x0, y0, x1, y1)
-        m = _box_sum(table, ox, oy, x0, y0, x1, y1)
+        n = box_sum(seen, ox, oy, x0, y0, x1, y1)
+        m = box_sum(table, ox, oy, x0, y0, x1, y1)
         enough = n >= 0.6 * (x1 - x0) * (y1 - y0)
         return np.where(enough, m / np.maximum(n, 1), np.nan)
 
@@ -129,19 +129,19 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     centre = share(hits, CENTRE_BOX)
     corners = np.stack([share(hits, box) for box in CORNER_BOXES])  # (4, T)
     blues = share(shields, (0.1, 0.1, 0.9, 0.9))
-    whole = _box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
+    whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
                          float(whole[t])) for t in range(len(origins))]
 
 
-def _integral(mask: np.ndarray) -> np.ndarray:
+def integral(mask: np.ndarray) -> np.ndarray:
     """Summed-area table with a zero first row and column: box sums in four lookups."""
     out = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), np.int32)
     np.cumsum(np.cumsum(mask, axis=0, dtype=np.int32), axis=1, out=out[1:, 1:])
     return out
 
 
-def _box_sum(table: np.ndarray, ox: np.ndarray, oy: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+def box_sum(table: np.ndarray, ox: np.ndarray, oy: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
     return (table[oy + y1, ox + x1] - table[oy + y0, ox + x1] - table[oy + y1, ox + x0]
             + table[oy + y0, ox + x0]).astype(np.float64)
 
@@ -158,8 +158,8 @@ def _roads(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, e
     for c in range(m0, m1 - w + 1):
         # the window as it lies at edge N, turned clockwise `edge` quarter turns about the tile's centre
         x0, y0, x1, y1 = _turn_box((c, a, c + w, b), edge)
-        n = _box_sum(seen, ox, oy, x0, y0, x1, y1)
-        m = _box_sum(hits, ox, oy, x0, y0, x1, y1)
+        n = box_sum(seen, ox, oy, x0, y0, x1, y1)
+        m = box_sum(hits, ox, oy, x0, y0, x1, y1)
         best = np.where(n >= 0.6 * w * (b - a), np.maximum(best, m / np.maximum(n, 1)), best)
     return np.where(np.isfinite(best), best, np.nan)
 

@@ -47,7 +47,6 @@ def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Ca
     half = int(round(CROP * patch / 2))
     side = 2 * half
     pad = cv2.copyMakeBorder(board_bgr, half, half, half, half, cv2.BORDER_CONSTANT, value=(0, 0, 0))
-    lab = cv2.cvtColor(pad, cv2.COLOR_BGR2LAB).astype(np.float32)
     out = np.zeros((len(blobs), CHANNELS, SIDE, SIDE), np.float32)
     for n, blob in enumerate(blobs):
         x, y = blob.origin
@@ -59,7 +58,8 @@ def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Ca
         mx, my = x + half - x0, y + half - y0
         sub = blob.crop[max(0, -my):side - my, max(0, -mx):side - mx]
         mask[max(0, my):max(0, my) + sub.shape[0], max(0, mx):max(0, mx) + sub.shape[1]] = sub
-        near = 1 - np.clip(_distance(lab[window], calibration.colours[blob.colour]) / DISTANCE_SCALE, 0, 1)
+        lab = cv2.cvtColor(pad[window], cv2.COLOR_BGR2LAB).astype(np.float32)  # only the crop: the board is large
+        near = 1 - np.clip(_distance(lab, calibration.colours[blob.colour]) / DISTANCE_SCALE, 0, 1)
         stack = np.dstack([pad[window].astype(np.float32) / 255 - 0.5, mask, near])
         out[n] = cv2.resize(stack, (SIDE, SIDE), interpolation=cv2.INTER_AREA).transpose(2, 0, 1)
     return out
