@@ -25,6 +25,16 @@ def test_outline_found_inside_boxes() -> None:
         assert 0.5 < short / long < 0.95  # a card's shape, seen at a slant
 
 
+def test_a_turned_card_on_the_carpet_is_outlined_not_boxed() -> None:
+    """Most cards lie turned on a textured carpet: their outline must be the card's, not the labelled box."""
+    rows = real_boxes(REAL_CARDS)[::5]
+    boxed = 0
+    for name, _, (x0, y0, x1, y1) in rows:
+        quad = card_in_box(cv2.imread(str(REAL_CARDS / name)), (x0, y0, x1, y1))
+        boxed += bool(np.allclose(quad.min(axis=0), (x0, y0)) and np.allclose(quad.max(axis=0), (x1, y1)))
+    assert boxed <= 0.05 * len(rows), f"{boxed} of {len(rows)} outlines are only the box"
+
+
 def test_rank_identity_after_a_small_enrollment() -> None:
     rows = real_boxes(REAL_CARDS)
     single = [r for r in rows if sum(1 for o in rows if o[0] == r[0]) == 1]  # photos of one card

@@ -29,7 +29,7 @@ from vision.enroll.canon import jittered, turn_corners
 from vision.enroll.deck import enroll_photos
 from vision.enroll.edition import enroll_edition
 from vision.enroll.grids import deck_grids, tile_grid
-from vision.enroll.locate import largest_quad, portrait
+from vision.enroll.locate import largest_quad, portrait, quad_of_contour
 from vision.enroll.matcher import Matcher
 from vision.enroll.strijders import enroll_catalog
 from vision.enroll.templates import Sample, build
@@ -143,13 +143,34 @@ def card_in_box(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray
     pad = int(0.06 * max(x1 - x0, y1 - y0))
     h, w = image.shape[:2]
     cx0, cy0, cx1, cy1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+    least = 0.45 * (x1 - x0) * (y1 - y0)
+    crop = image[cy0:cy1, cx0:cx1]
     try:
-        quad = largest_quad(image[cy0:cy1, cx0:cx1]) + np.array([cx0, cy0], np.float32)
-        if cv2.contourArea(quad) > 0.45 * (x1 - x0) * (y1 - y0):
+        quad = largest_quad(crop) + np.array([cx0, cy0], np.float32)
+        if cv2.contourArea(quad) > least:
             return portrait(quad)
     except LookupError:
         pass
+    quad = _paper_quad(crop)
+    if quad is not None and cv2.contourArea(quad) > least:
+        return portrait(quad + np.array([cx0, cy0], np.float32))
     return portrait(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32))
+
+
+def _paper_quad(crop: np.ndarray) -> np.ndarray | None:
+    """The card as the bright, grey-white paper in the box (a textured carpet defeats the cloth model):
+    Otsu on brightness less saturation, the largest blob, its corners or else its rotated rectangle."""
+    hsv = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2HSV).astype(np.float32)
+    paper = np.clip(hsv[:, :, 2] - hsv[:, :, 1], 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k = max(3, int(0.04 * min(crop.shape[:2])) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    blob = max(contours, key=cv2.contourArea)
+    quad = quad_of_contour(blob)
+    return quad if quad is not None else cv2.boxPoints(cv2.minAreaRect(blob)).astype(np.float32)
 
 
 def real_pinochle(folder: Path = REAL_CARDS, per_rank: int = 8, seed: int = 0) -> dict[str, Any] | None:

@@ -7,7 +7,7 @@ hole at the bottom right), so the photo's own orientation is read from which cel
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -57,6 +57,7 @@ class Assignment:
     corners: dict[str, np.ndarray]  # label -> (4, 2), clockwise from the object's top-left as the grid stands
     missing: list[str]
     extra: int  # outlines that fell outside the grid
+    expected: dict[str, np.ndarray] = field(default_factory=dict)  # missing label -> where its outline should be
 
 
 def assign(quads: np.ndarray, grid: Grid, aspect: float, square: bool) -> Assignment:
@@ -101,7 +102,15 @@ def assign(quads: np.ndarray, grid: Grid, aspect: float, square: bool) -> Assign
             continue
         out[label] = _start_top_left(quads[i], plane, turn)
     missing = [label for label in want.values() if label not in out]
-    return Assignment(out, missing, extra)
+    to_image = np.linalg.inv(inv)
+    expected = {}
+    for (r, c), label in want.items():
+        if label in missing:  # the cell's own index, back through the turn and offset found above
+            cell = _turned(np.array([[c, r]]) + offset, -turn)[0] * pitch
+            plane = np.array([cell + d * size / 2 for d in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            quad = _to_plane(to_image, plane).astype(np.float32)
+            expected[label] = _start_top_left(quad, plane, turn)
+    return Assignment(out, missing, extra, expected)
 
 
 def _fits_cell(plane: np.ndarray, centre: np.ndarray, size: np.ndarray) -> bool:
