@@ -538,10 +538,10 @@ def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample:
     norm = np.array([[1 / f, 0, -centre[0] / f], [0, 1 / f, -centre[1] / f], [0, 0, 1]])
     p = np.c_[pts, np.ones(len(pts))] @ norm.T
     current = to_board @ np.linalg.inv(norm)
-    best = (_inlier_share(p, current, 2.0 / f), current)
-    extent = _extent(p, current)
+    state = _Fit(p, current, 2.0 / f)
+    best, extent = (state.share, current), state.extent
     for k in range(rounds):
-        uv, along_x, along_y = _on_grid(p, current)
+        uv, along_x, along_y = state.uv, state.along_x, state.along_y
         n, m = np.round(uv[:, 0]), np.round(uv[:, 1])
         tol = FIT_TOLERANCES[min(k, len(FIT_TOLERANCES) - 1)]
         use_u = along_y & (np.abs(uv[:, 0] - n) < tol)
@@ -559,19 +559,32 @@ def _fit_outline(to_board: np.ndarray, pts: np.ndarray, rounds: int = 4, sample:
         if solution[2, 2] * current[2, 2] < 0:
             solution = -solution
         current = solution / np.linalg.norm(solution) * np.linalg.norm(current)
-        if not np.all(np.abs(np.log(_extent(p, current) / extent)) < 0.2):
+        state = _Fit(p, current, 2.0 / f)
+        if not np.all(np.abs(np.log(state.extent / extent)) < 0.2):
             break  # the fit collapses the board onto a few lines (every point then lies on one): no refinement
-        share = _inlier_share(p, current, 2.0 / f)
-        if share > best[0]:
-            best = (share, current)
+        if state.share > best[0]:
+            best = (state.share, current)
     return best[1] @ norm, best[0]
 
 
-def _extent(p: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """The board's size in grid units along both axes (1st to 99th percentile of its outline)."""
-    uv = p[::4] @ h.T
-    low, high = np.percentile(uv[:, :2] / uv[:, 2:], [1, 99], axis=0)
-    return np.maximum(high - low, 1e-9)
+class _Fit:
+    """Outline points (normalised image units) under a homography: their grid coordinates, which run along
+    x or y, the share within `tol` (or SLOP) of their grid line, and the board's extent in grid units."""
+
+    def __init__(self, p: np.ndarray, h: np.ndarray, tol: float) -> None:
+        self.uv, self.along_x, self.along_y = _on_grid(p, h)
+        uv, w = self.uv, p @ h[2]
+        # grid units moved by a `tol` step in the picture, per axis (the map's derivative there): a residual
+        # below that is within `tol` of the line
+        reach_u = tol * np.hypot(h[0, 0] - uv[:, 0] * h[2, 0], h[0, 1] - uv[:, 0] * h[2, 1]) / np.abs(w)
+        reach_v = tol * np.hypot(h[1, 0] - uv[:, 1] * h[2, 0], h[1, 1] - uv[:, 1] * h[2, 1]) / np.abs(w)
+        # tiles sit a few percent off their grid line, which matters more than 2 px on large tiles
+        ok_u = self.along_y & (np.abs(uv[:, 0] - np.round(uv[:, 0])) < np.maximum(reach_u, SLOP))
+        ok_v = self.along_x & (np.abs(uv[:, 1] - np.round(uv[:, 1])) < np.maximum(reach_v, SLOP))
+        straight = (self.along_x | self.along_y).sum()
+        self.share = float((ok_u.sum() + ok_v.sum()) / straight) if straight else 0.0
+        low, high = np.percentile(uv[::4], [1, 99], axis=0)
+        self.extent = np.maximum(high - low, 1e-9)
 
 
 def _on_grid(p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -582,25 +595,6 @@ def _on_grid(p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     along_y = np.abs(tangent[:, 1]) > 2.5 * np.abs(tangent[:, 0])
     along_x = np.abs(tangent[:, 0]) > 2.5 * np.abs(tangent[:, 1])
     return uv, along_x, along_y
-
-
-def _inlier_share(p: np.ndarray, h: np.ndarray, tol: float) -> float:
-    """Share of straight outline points within `tol` (normalised image units) of their grid line."""
-    uv, along_x, along_y = _on_grid(p, h)
-    step = p.copy()
-    step[:, 0] += tol
-    du = _on_grid(step, h)[0] - uv
-    step = p.copy()
-    step[:, 1] += tol
-    dv = _on_grid(step, h)[0] - uv
-    # grid units moved by a `tol` step, per axis: a residual below that is within `tol` of the line
-    reach_u = np.hypot(du[:, 0], dv[:, 0])
-    reach_v = np.hypot(du[:, 1], dv[:, 1])
-    # tiles sit a few percent off their grid line, which matters more than 2 px on large tiles
-    ok_u = along_y & (np.abs(uv[:, 0] - np.round(uv[:, 0])) < np.maximum(reach_u, SLOP))
-    ok_v = along_x & (np.abs(uv[:, 1] - np.round(uv[:, 1])) < np.maximum(reach_v, SLOP))
-    straight = (along_x | along_y).sum()
-    return float((ok_u.sum() + ok_v.sum()) / straight) if straight else 0.0
 
 
 def _occupied(mask: np.ndarray, to_board: np.ndarray, share: float = 0.3) -> list[Cell]:
