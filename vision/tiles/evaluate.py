@@ -177,15 +177,21 @@ def make_board(config: EvalConfig, index: int, rng: np.random.Generator) -> Boar
     return board
 
 
+def draw_scene(config: EvalConfig, index: int) -> tuple[Scene, Calibration, str]:
+    """Board `index` of an evaluation set: its picture, the meeple calibration and the art style, from its seed."""
+    rng = np.random.default_rng(config.seed + index)
+    board = make_board(config, index, rng)
+    style = config.scene.styles[int(rng.integers(len(config.scene.styles)))]
+    spec = SceneSpec(**{**{f.name: getattr(config.scene, f.name) for f in fields(SceneSpec)}, "styles": (style,)})
+    scene = compose(board, spec, rng)
+    calibration = calibrate(calibration_picture(scene, config.colours, rng), config.colours) \
+        if config.calibrate else Calibration()
+    return scene, calibration, style
+
+
 def evaluate(config: EvalConfig) -> dict[str, Any]:
     tally = Tally()
     for index in range(config.boards):
-        rng = np.random.default_rng(config.seed + index)
-        board = make_board(config, index, rng)
-        style = config.scene.styles[int(rng.integers(len(config.scene.styles)))]
-        spec = SceneSpec(**{**{f.name: getattr(config.scene, f.name) for f in fields(SceneSpec)}, "styles": (style,)})
-        scene = compose(board, spec, rng)
-        calibration = calibrate(calibration_picture(scene, config.colours, rng), config.colours) \
-            if config.calibrate else Calibration()
+        scene, calibration, style = draw_scene(config, index)
         evaluate_scene(scene, calibration, tally, style)
     return {"set": config.name, "boards": config.boards, **tally.to_json()}

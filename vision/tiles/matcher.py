@@ -119,8 +119,8 @@ def _table() -> _Table:
     )
 
 
-def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[float, float]]] | None = None
-                ) -> dict[Cell, Reading]:
+def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[float, float]]] | None = None,
+                rounds: int = MESSAGE_ROUNDS) -> dict[Cell, Reading]:
     """The most likely letter and rotation per cell, with each shared edge read from both sides.
 
     `feet` (unit points per cell where meeples stand) pool the meeples' evidence: a meeple is put on
@@ -129,7 +129,7 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
 
     First each shared edge's reading is pooled from both sides. Then, since laid tiles' edges match,
     each tile hears what its neighbours as a whole (all their evidence, the catalog) say its shared edges
-    are: a few rounds of passing every tile's belief about its edges to the tile across them.
+    are: `rounds` rounds of passing every tile's belief about its edges to the tile across them.
     """
     feet = feet or {}
     cells = list(features)
@@ -149,7 +149,7 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
     pooled[has] = NEIGHBOUR_WEIGHT * reads[across[has], np.array(OPPOSITE_INDEX)[np.nonzero(has)[1]]]
     base = own + _edge_scores(pooled)
     scores = base
-    for _ in range(MESSAGE_ROUNDS):
+    for _ in range(rounds):
         beliefs = _edge_beliefs(scores)  # (T, 4, 3)
         heard = np.zeros_like(reads)
         heard[has] = MESSAGE_WEIGHT * np.log(
