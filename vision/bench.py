@@ -48,7 +48,8 @@ def _time(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
 
 def run_benchmark(runs: int = 10) -> dict[str, Any]:
     """Median milliseconds per stage and in total, plus the incremental update, on the standard scene."""
-    from vision.cards import _backs, _read_faces, _read_loose_indices, predict
+    from vision.cards import _backs, _card_outlines, _read_faces, _read_loose_indices, predict
+    from vision.cards.contours import propose
     from vision.cards.detect import BACK, CARD, INDEX, detect
     from vision.cards.update import update
     from vision.homography import table_homography
@@ -58,7 +59,10 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     predict(image)  # warm-up: sessions load once
     ms: dict[str, float] = {}
     ms["detect"], boxes = _time(lambda: detect(image), runs)
-    ms["read_indices"], faces = _time(lambda: _read_faces(image, boxes.of(CARD)), runs)
+    ms["classical_outlines"], blobs = _time(lambda: propose(image), runs)
+    ms["outlines"], (outlines, scores) = _time(lambda: _card_outlines(image, boxes.of(CARD), boxes.of(BACK), blobs),
+                                               runs)
+    ms["read_indices"], faces = _time(lambda: _read_faces(image, outlines, scores), runs)
     ms["fanned_indices"], _ = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces), runs)
     ms["backs"], _ = _time(lambda: _backs(image, boxes.of(BACK)), runs)
     ms["total_predict"], dets = _time(lambda: predict(image), runs)

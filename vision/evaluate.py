@@ -8,7 +8,6 @@ axis-aligned bounds overlap it at IoU >= 0.5; its rank is right when that card's
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,28 +20,13 @@ from vision.cards.geometry import quad_iou
 from vision.detections import CardDetections
 from vision.homography import table_homography
 from vision.layout import scoundrel_zones, superheld_map
+from vision.real_photos import RANK_NAMES, read_voc, real_images
 from vision.synth.layouts import scoundrel_table
 from vision.synth.layouts import superheld_map as superheld_layout
 from vision.synth.scene import compose
 from vision.truth import must_see
 
-RANK_NAMES: dict[str, str] = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-                              "seven": "7", "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q",
-                              "king": "K"}
 Predictor = Callable[[np.ndarray], CardDetections]
-
-
-def read_voc(path: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """(name, (x0, y0, x1, y1)) per object of a VOC annotation."""
-    root = ET.parse(path).getroot()
-    out = []
-    for obj in root.iter("object"):
-        box = obj.find("bndbox")
-        if box is None:
-            continue
-        coords = tuple(float(box.findtext(k, "0")) for k in ("xmin", "ymin", "xmax", "ymax"))
-        out.append((obj.findtext("name", "").strip().lower(), coords))
-    return out  # type: ignore[return-value]
 
 
 def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
@@ -69,16 +53,13 @@ class RealScore:
                 "median_ms": round(1000 * float(np.median(self.seconds)), 1) if self.seconds else None}
 
 
-def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None) -> RealScore:
-    """Every annotated image in `folder` (sorted), or the first `limit`."""
+def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, split: str = "all") -> RealScore:
+    """Every annotated image of `split` in `folder` (sorted), or the first `limit`."""
     import time
 
     score = RealScore()
-    xmls = sorted(folder.glob("*.xml"))[:limit]
-    for xml in xmls:
-        image_path = next((p for p in (xml.with_suffix(s) for s in (".JPG", ".jpg", ".jpeg", ".png")) if p.exists()),
-                          None)
-        image = cv2.imread(str(image_path)) if image_path else None
+    for image_path, xml in real_images(folder, split)[:limit]:
+        image = cv2.imread(str(image_path))
         if image is None:
             continue
         start = time.perf_counter()

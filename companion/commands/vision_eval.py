@@ -1,4 +1,4 @@
-"""`companion vision-eval [--real DIR] [--scenes N]`: the card recogniser's accuracy, real and synthetic."""
+"""`companion vision-eval [--real DIR] [--split S] [--scenes N]`: the card recogniser's accuracy, real and synthetic."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from companion.cli import UsageError
+from vision.real_photos import SPLITS
 
 DEFAULT_REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-dev"
 
@@ -14,6 +15,8 @@ DEFAULT_REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-c
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("vision-eval", help="measure card recall and rank accuracy (real photos, synthetic scenes)")
     p.add_argument("--real", type=Path, default=DEFAULT_REAL, help="folder of photos with VOC .xml boxes")
+    p.add_argument("--split", choices=SPLITS, default="held-out",
+                   help="which real photos: held-out (odd positions, never used to fine-tune; the default), tune, all")
     p.add_argument("--limit", type=int, default=None, help="only the first N real photos")
     p.add_argument("--scenes", type=int, default=20, help="held-out synthetic scenes (0: none)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -27,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     result: dict[str, object] = {}
     try:
         if args.real is not None and args.real.is_dir():
-            result["real"] = evaluate_real(args.real, predict, args.limit).to_json()
+            result["real"] = evaluate_real(args.real, predict, args.limit, args.split).to_json()
         else:
             result["real"] = f"skipped: {args.real} is not a folder"
         if args.scenes > 0:
@@ -39,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     real = result["real"]
     if isinstance(real, dict):
-        print(f"real photos ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
+        print(f"real photos, {args.split} ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
               f"{real['recall_iou50']:.2%}, rank accuracy {real['rank_accuracy_of_found']:.2%} of found "
               f"({real['rank_accuracy_of_all']:.2%} of all)")
     else:

@@ -26,22 +26,29 @@ PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 def predict(image: np.ndarray, conf: float = 0.3) -> CardDetections:
     """Codes ("QS" or "back"), corners clockwise from the printed top-left, confidences. Jokers are dropped."""
     boxes = detect(image, conf=conf)
-    cards = _with_proposals(boxes.of(CARD), boxes.of(BACK), propose(image))
-    faces = _unique(_read_faces(image, cards))
+    outlines, scores = _card_outlines(image, boxes.of(CARD), boxes.of(BACK), propose(image))
+    faces = _unique(_read_faces(image, outlines, scores))
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces)
     backs = _backs(image, boxes.of(BACK))
     return CardDetections.merge([faces, fanned, backs])
 
 
-def _with_proposals(cards: Boxes, backs: Boxes, proposals: np.ndarray) -> Boxes:
-    """Add the classical blobs that no detector box already covers (read like cards; "none" drops them)."""
-    known = list(cards.quads) + list(backs.quads)
-    extra = [q for q in proposals if all(quad_iou(q, k) < 0.3 for k in known)]
-    if not extra:
-        return cards
-    return Boxes(np.concatenate([cards.quads, np.array(extra, np.float32)]),
-                 np.concatenate([cards.classes, np.full(len(extra), CARD)]),
-                 np.concatenate([cards.scores, np.full(len(extra), PROPOSAL_SCORE, np.float32)]))
+def _card_outlines(image: np.ndarray, cards: Boxes, backs: Boxes,
+                   proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Outlines to read, with their detector-like scores: the classical blobs (a lone card's own edges, tighter
+    than any box) and the detector's face-up boxes that no blob covers, tightened on the card's edges. A blob
+    over a face-down box stays a back."""
+    centres = np.concatenate([cards.quads, backs.quads]).reshape(-1, 4, 2).mean(axis=1)
+    # Two touching cards side by side are card-shaped too (126 x 88 mm): a blob over two boxes is not a card.
+    proposals = [p for p in proposals if sum(_inside(c, p) for c in centres) < 2
+                 and all(quad_iou(p, b) < 0.3 for b in backs.quads)]
+    alone = [all(quad_iou(q, p) < 0.3 for p in proposals) for q in cards.quads]
+    boxes = [q for q, a in zip(cards.quads, alone, strict=True) if a]
+    scores = [float(s) for s, a in zip(cards.scores, alone, strict=True) if a]
+    blobs = proposals
+    outlines = [portrait_corners(refine(image, q)) for q in boxes] + blobs
+    return (np.array(outlines, np.float32).reshape(-1, 4, 2),
+            np.array(scores + [PROPOSAL_SCORE] * len(blobs), np.float32))
 
 
 def _unique(dets: CardDetections, iou: float = 0.5) -> CardDetections:
@@ -58,13 +65,12 @@ def _outlines(image: np.ndarray, boxes: Boxes) -> np.ndarray:
     return np.array([portrait_corners(refine(image, q)) for q in boxes.quads], np.float32).reshape(-1, 4, 2)
 
 
-def _read_faces(image: np.ndarray, cards: Boxes) -> CardDetections:
-    outlines = _outlines(image, cards)
+def _read_faces(image: np.ndarray, outlines: np.ndarray, scores: np.ndarray) -> CardDetections:
     codes, conf, corners = read_cards(image, outlines)
     keep = [i for i, c in enumerate(codes) if c not in ("none", "JOKER")]
     n = len(keep)
     return CardDetections([codes[i] for i in keep], corners[keep].reshape(-1, 4, 2),
-                          (conf[keep] * cards.scores[keep]) ** 0.5 if n else np.zeros(0, np.float32),
+                          (conf[keep] * scores[keep]) ** 0.5 if n else np.zeros(0, np.float32),
                           np.full(n, -1, np.int16), np.ones(n, bool))
 
 

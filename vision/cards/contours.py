@@ -1,6 +1,8 @@
-"""Stage 1c: classical proposals. A lone card on a darker table is a bright card-shaped blob; this finds
-such cards even where the detector is unsure (new decks, real photos). Touching cards merge into one
-blob and fail the shape test, so maps and fans stay the detector's job.
+"""Stage 1c: classical proposals. A card is a pale, low-colour, card-shaped region that stands out from its
+table at *some* brightness level, so the image is cut at several levels of two channels (grey and
+"whiteness": lightness minus colourfulness) and every level's blobs are tested for the card's shape. One
+global threshold (Otsu) fails on carpets, wood and light tables; a sweep finds the level where each card
+separates. Touching cards merge into one blob and fail the shape test, so maps and fans stay the detector's job.
 """
 
 from __future__ import annotations
@@ -8,33 +10,243 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.geometry import portrait_corners
+from vision.cards.geometry import portrait_corners, quad_iou
 
-ASPECT = (1.2, 1.65)
+WORK_SIZE = 640  # longest side the sweep runs at
+ASPECT = (1.15, 1.65)  # long / short side: 88/63 = 1.40; a short fan of two cards is 1.7 and up
 MIN_AREA = 0.004  # of the image
-MIN_SOLIDITY = 0.88  # blob area / its rectangle's area
+MAX_AREA = 0.8
+MIN_FILL = 0.86  # blob area / its hull's, and hull against its fitted quad
+LEVELS = (0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.92)  # quantiles of each channel to cut at
+NMS_IOU = 0.3  # two outlines overlapping this much are one card (of a pile only the top counts)
+SNAP = 4  # px a side may move onto its edge
+MIN_EDGE = 0.6  # edge on a quad's outline / (on it + beside it): 0.5 is no edge at all
+EDGE_OFFSET = 5.0  # px beside the outline where a true card edge is no longer
+EDGE_FLOOR = 20.0  # Sobel magnitude of faint noise, so flat table scores about 0.5
+MIN_BALANCE = 0.7  # opposite sides' length ratio
+OUTER_SHARE = 0.9  # an outer twin replaces an inner one when it scores at least this share of it
+EDGE_LEVELS = ((30, 90), (60, 180))  # Canny thresholds
+NESTED_SHARE = 0.5  # a quad inside another and at least this share of its area is the same card
+OPENINGS = (3, 11)  # px at WORK_SIZE: the larger one cuts a card free of the speckle of a carpet
 
 
 def propose(image: np.ndarray) -> np.ndarray:
-    """Card-shaped bright blobs as quads (N, 4, 2), clockwise, short side first."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    scale = 640 / max(gray.shape)
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    scale = min(scale, 1.0)
-    small = cv2.GaussianBlur(small, (5, 5), 0)
-    _, binary = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    """Card-shaped pale blobs as quads (N, 4, 2), clockwise, short side first, best first."""
+    small, scale = _work_image(image)
+    gradient = _gradient(small)
+    edges = cv2.dilate(gradient, np.ones((3, 3), np.uint8))  # an outline a pixel off still sits on its edge
+    candidates: list[tuple[float, np.ndarray]] = []
     min_area = MIN_AREA * small.shape[0] * small.shape[1]
-    quads = []
-    for c in contours:
-        area = cv2.contourArea(c)
-        if area < min_area:
-            continue
-        (cx, cy), (w, h), ang = cv2.minAreaRect(c)
-        if min(w, h) < 1:
-            continue
-        aspect = max(w, h) / min(w, h)
-        if ASPECT[0] <= aspect <= ASPECT[1] and area / (w * h) >= MIN_SOLIDITY:
-            quads.append(portrait_corners(cv2.boxPoints(((cx, cy), (w, h), ang)) / scale))
-    return np.array(quads, np.float32).reshape(-1, 4, 2)
+    max_area = MAX_AREA * small.shape[0] * small.shape[1]
+    for channel in _channels(small):
+        for level in np.unique(np.quantile(channel, LEVELS).astype(np.uint8)):
+            filled = _filled((channel > level).astype(np.uint8) * 255)
+            for k in OPENINGS:
+                opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+                contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                for c in contours:
+                    found = _card_quad(c, min_area, max_area)
+                    if found is not None:
+                        candidates.append(found)
+    for binary in _edge_regions(small):
+        contours, _ = cv2.findContours(_filled(binary), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            found = _card_quad(c, min_area, max_area)
+            if found is not None:
+                candidates.append(found)
+    scored = [(shape * support, q) for shape, q in candidates if (support := _edge_support(edges, q)) >= MIN_EDGE]
+    return np.array([_snap(gradient, q) / scale for q in _suppress(scored)], np.float32).reshape(-1, 4, 2)
+
+
+def _gradient(image: np.ndarray) -> np.ndarray:
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
+
+
+def _edge_support(edges: np.ndarray, quad: np.ndarray, per_side: int = 24) -> float:
+    """How much more edge lies on a quad's outline than beside it, on its quieter side (0..1): a blob that took
+    in a shadow or a patch of table is card-shaped but its sides float on flat table, while a card's own sides
+    are crisp, even a white card's on white paper, and its margin inside is plain even on a carpet. Relative,
+    so it does not depend on the image's contrast."""
+    t = (np.arange(per_side) + 0.5) / per_side
+    centre = quad.mean(axis=0)
+    on, beside = [], []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        points = a + t[:, None] * (b - a)
+        normal = np.array([a[1] - b[1], b[0] - a[0]], np.float32)
+        normal /= max(1e-6, float(np.linalg.norm(normal)))
+        if np.dot(normal, centre - a) > 0:
+            normal = -normal  # outward
+        on.append(_sample(edges, points))
+        outside, inside = points + EDGE_OFFSET * normal, points - EDGE_OFFSET * normal
+        beside.append(np.minimum(_sample(edges, outside), _sample(edges, inside)))
+    on_mean, beside_mean = float(np.mean(on)), float(np.mean(beside))
+    return on_mean / (on_mean + beside_mean + EDGE_FLOOR)
+
+
+def _snap(gradient: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Move each side, parallel to itself, onto the strongest edge within a few pixels: a blob cut at a low
+    level takes in the blurred halo around a card and its shadow, so its outline sits a little outside."""
+    centre = quad.mean(axis=0)
+    t = (np.arange(32) + 0.5) / 32 * 0.7 + 0.15  # the straight middle of each side, clear of rounded corners
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        normal = np.array([a[1] - b[1], b[0] - a[0]], np.float32)
+        normal /= max(1e-6, float(np.linalg.norm(normal)))
+        if np.dot(normal, centre - a) < 0:
+            normal = -normal  # inward
+        points = a + t[:, None] * (b - a)
+        best = max(range(-SNAP, SNAP + 1), key=lambda off: float(_sample(gradient, points + off * normal).mean()))
+        lines.append((a + best * normal, b - a))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2], np.float32).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t1 = np.linalg.solve(m, p2 - p1)[0]
+        corners.append(p1 + t1 * d1)
+    return np.array(corners, np.float32)
+
+
+def _sample(values: np.ndarray, points: np.ndarray) -> np.ndarray:
+    xs = np.clip(np.round(points[:, 0]).astype(int), 0, values.shape[1] - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(int), 0, values.shape[0] - 1)
+    return values[ys, xs]
+
+
+def _edge_regions(image: np.ndarray) -> list[np.ndarray]:
+    """Regions enclosed by strong edges: a card on a table of its own brightness still has a crisp border."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    out = []
+    for low, high in EDGE_LEVELS:
+        edges = cv2.dilate(cv2.Canny(gray, low, high), np.ones((3, 3), np.uint8))
+        out.append(cv2.erode(255 - edges, np.ones((3, 3), np.uint8)))
+    return out
+
+
+def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    scale = min(1.0, WORK_SIZE / max(image.shape[:2]))
+    if scale < 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(image, (5, 5), 0), scale
+
+
+def _filled(binary: np.ndarray) -> np.ndarray:
+    """Close small gaps and fill holes: a court card is a white ring around a coloured picture."""
+    closed = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(binary)
+    cv2.drawContours(out, contours, -1, 255, cv2.FILLED)
+    return out
+
+
+def _channels(image: np.ndarray) -> list[np.ndarray]:
+    """Grey, and whiteness (lightness minus chroma): a white card on a beige carpet differs in colour more
+    than in brightness."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.int16)
+    chroma = np.abs(lab[:, :, 1] - 128) + np.abs(lab[:, :, 2] - 128)
+    whiteness = np.clip(lab[:, :, 0] - 2 * chroma, 0, 255).astype(np.uint8)
+    return [cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), whiteness]
+
+
+def _card_quad(contour: np.ndarray, min_area: float, max_area: float) -> tuple[float, np.ndarray] | None:
+    """(shape score, quad) when the blob is card-shaped: a convex quad (perspective kept) or a filled rectangle."""
+    area = cv2.contourArea(contour)
+    if not min_area <= area <= max_area:
+        return None
+    hull = cv2.convexHull(contour)
+    quad = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    quad = _fit_sides(contour, quad.astype(np.float32)) if len(quad) == 4 else None
+    if quad is None:
+        quad = cv2.boxPoints(cv2.minAreaRect(contour))
+    quad = quad.astype(np.float32)
+    quad_area, hull_area = cv2.contourArea(quad), cv2.contourArea(hull)
+    if quad_area <= 0 or hull_area <= 0:
+        return None
+    fill = min(area / hull_area, quad_area / hull_area, hull_area / quad_area)
+    if fill < MIN_FILL:
+        return None
+    q = portrait_corners(quad)
+    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+    long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    if short < 8 or not ASPECT[0] <= long / short <= ASPECT[1] or _side_balance(q) < MIN_BALANCE:
+        return None
+    aspect_error = abs(np.log(long / short / (88 / 63)))
+    return fill - aspect_error, q
+
+
+def _fit_sides(contour: np.ndarray, rough: np.ndarray) -> np.ndarray | None:
+    """Corners where lines fitted to the middle of each side meet: a rough polygon cuts a card's rounded corners
+    and can sit pixels off its sides; the straight middle parts of the outline fix each side exactly."""
+    points = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = rough[i], rough[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        if length < 4:
+            return None
+        t = (points - a) @ ab / length**2
+        dist = np.abs(np.cross(ab, points - a)) / length
+        near = points[(t > 0.15) & (t < 0.85) & (dist < 0.08 * length + 2)]
+        if len(near) < 2:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        det = d1[0] * -d2[1] + d2[0] * d1[1]
+        if abs(det) < 1e-3:
+            return None
+        t1 = ((p2 - p1)[0] * -d2[1] + d2[0] * (p2 - p1)[1]) / det
+        corners.append(p1 + t1 * d1)
+    quad = np.array(corners, np.float32)
+    return quad if np.abs(quad - rough).max() < 0.25 * np.linalg.norm(rough[2] - rough[0]) else None
+
+
+def _side_balance(q: np.ndarray) -> float:
+    """Shortest over longest of each pair of opposite sides: a tilted camera shrinks the far side of a card by
+    a third at most; a card cut off by a hand or the image border is lopsided."""
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float(min(min(sides[i], sides[i + 2]) / max(sides[i], sides[i + 2]) for i in (0, 1)))
+
+
+def _suppress(candidates: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
+    """One quad per card: the same card is found at many levels; keep the best. Of two nested quads of similar
+    size (a court card's frame inside the card) keep the outer one unless its sides are clearly weaker; a card
+    lying on a sheet of paper is much smaller than the sheet and stays."""
+    kept: list[tuple[float, np.ndarray]] = []
+    for score, q in sorted(candidates, key=lambda t: -t[0]):
+        twin = next((i for i, (_, k) in enumerate(kept) if quad_iou(q, k) >= NMS_IOU or _nested(q, k)), None)
+        if twin is None:
+            kept.append((score, q))
+        elif (cv2.contourArea(q) > cv2.contourArea(kept[twin][1]) and _nested(q, kept[twin][1])
+              and score >= OUTER_SHARE * kept[twin][0]):
+            kept[twin] = (score, q)
+    unique: list[tuple[float, np.ndarray]] = []  # a replacement can make two kept quads twins
+    for score, q in sorted(kept, key=lambda t: -t[0]):
+        if all(quad_iou(q, k) < NMS_IOU and not _nested(q, k) for _, k in unique):
+            unique.append((score, q))
+    kept = unique
+    # Two cards side by side (126 x 88 mm) are card-shaped too: a quad holding two found cards is not one.
+    quads = [k for _, k in kept]
+    kept = [(sc, k) for sc, k in kept if sum(_holds(k, o) for o in quads if o is not k) < 2]
+    return [k for _, k in kept]
+
+
+def _holds(outer: np.ndarray, inner: np.ndarray) -> bool:
+    inter, _ = cv2.intersectConvexConvex(outer.astype(np.float32), inner.astype(np.float32))
+    return inter > 0.8 * cv2.contourArea(inner.astype(np.float32))
+
+
+def _nested(a: np.ndarray, b: np.ndarray) -> bool:
+    """One quad lies inside the other and covers most of it."""
+    area_a, area_b = cv2.contourArea(a), cv2.contourArea(b)
+    small, large = (a, b) if area_a < area_b else (b, a)
+    if min(area_a, area_b) < NESTED_SHARE * max(area_a, area_b):
+        return False
+    return _holds(large, small)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.cards.contours import propose
-from vision.cards.geometry import CARD_H_MM, CARD_W_MM, portrait_corners
+from vision.cards.geometry import CARD_H_MM, CARD_W_MM, portrait_corners, quad_iou
 from vision.detections import CardDetections
 from vision.enroll.canon import CARD, rotate_quarter, warp
 from vision.enroll.matcher import Matcher
@@ -98,6 +98,9 @@ class DeckRecogniser:
             if FAN_MIN < h / max(w * ASPECT, 1) and h < MAX_FAN * w * ASPECT:
                 fan = self._fan(image, c, q)
                 fans += fan[:-1]
+                # The fan is read here: outlines found inside it, or over its cards, are its cards again.
+                whole = [o for o in whole if cv2.pointPolygonTest(c, tuple(map(float, o.mean(axis=0))), False) < 0
+                         and all(quad_iou(o, f.corners) < 0.3 for f in fan)]
                 whole += [f.corners for f in fan[-1:]]  # the card on top: identified whole with the lone ones
         codes, corners, conf = self._whole(image, whole)  # one batch: the matcher's projection is the cost
         out_codes = codes + [f.label for f in fans]

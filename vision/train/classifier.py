@@ -2,6 +2,12 @@
 
     nice -n 10 python -m vision.train.classifier /tmp/cards-synth models/cards-index.onnx --epochs 12
 
+Fine-tune the shipped model on synthetic crops mixed with real ones (the `tune` half of a folder of
+annotated photos, rank-only labels, see `vision.train.real_crops`):
+
+    nice -n 10 python -m vision.train.classifier /tmp/cards-synth models/cards-index.onnx \
+        --init models/cards-index.onnx --real ../shared/data/real-cards-dev --epochs 4
+
 The crops come from `vision.synth.generate` (crops_*.npz). The network is small on purpose: one
 batch of 56 crops must take a few milliseconds on this CPU.
 """
@@ -29,17 +35,42 @@ def load(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
 
 
-def build_model():  # noqa: ANN201 - torch is imported lazily
+def build_model(batchnorm: bool = True):  # noqa: ANN201 - torch is imported lazily
+    """The CNN; without batch norm it has the layout of the exported ONNX graph (norms folded into the convs),
+    so an exported model can be loaded back for fine-tuning."""
     import torch.nn as nn
 
+    def conv(cin: int, cout: int) -> list:
+        if batchnorm:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+        return [nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU(inplace=True)]
+
     def block(cin: int, cout: int) -> list:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
-                nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
-                nn.MaxPool2d(2)]
+        return [*conv(cin, cout), *conv(cout, cout), nn.MaxPool2d(2)]
 
     return nn.Sequential(*block(3, 24), *block(24, 48), *block(48, 96), nn.Flatten(), nn.Dropout(0.3),
                          nn.Linear(96 * (CROP_H // 8) * (CROP_W // 8), 192), nn.ReLU(inplace=True),
                          nn.Linear(192, len(CROP_CLASSES)))
+
+
+def load_onnx(path: Path):  # noqa: ANN201
+    """The exported classifier as a torch model (no batch norm), its weights taken from the ONNX initializers."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    model = build_model(batchnorm=False)
+    layers = [m for m in model if isinstance(m, torch.nn.Conv2d | torch.nn.Linear)]
+    nodes = [n for n in graph.node if n.op_type in ("Conv", "Gemm")]
+    if len(nodes) != len(layers):
+        raise ValueError(f"{path}: {len(nodes)} conv/linear layers, the classifier has {len(layers)}")
+    with torch.no_grad():
+        for layer, node in zip(layers, nodes, strict=True):
+            layer.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            layer.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+    return model
 
 
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -60,7 +91,22 @@ def normalise(x: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray((x.astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
 
 
-def train(folder: Path, out: Path, epochs: int, threads: int) -> None:
+def set_loss(logits, masks):  # noqa: ANN001, ANN201
+    """-log P(label set): a one-class set is cross-entropy; a rank-only real label sums its four suits."""
+    import torch
+
+    allowed = logits.masked_fill(~masks, float("-inf"))
+    return (torch.logsumexp(logits, 1) - torch.logsumexp(allowed, 1)).mean()
+
+
+def one_hot(y: np.ndarray) -> np.ndarray:
+    masks = np.zeros((len(y), len(CROP_CLASSES)), bool)
+    masks[np.arange(len(y)), y] = True
+    return masks
+
+
+def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None = None, real: Path | None = None,
+          real_share: float = 0.25) -> None:
     import torch
 
     torch.set_num_threads(threads)
@@ -68,25 +114,37 @@ def train(folder: Path, out: Path, epochs: int, threads: int) -> None:
     rng = np.random.default_rng(6)
     x, y = load(folder, "train")
     xv, yv = load(folder, "val")
-    print(f"train {len(x)} crops, val {len(xv)} crops, {len(CROP_CLASSES)} classes", flush=True)
-    model = build_model()
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    masks = one_hot(y)
+    xr, mr = (np.zeros((0, *x.shape[1:]), np.uint8), np.zeros((0, masks.shape[1]), bool))
+    if real is not None:
+        from vision.train.real_crops import collect
+
+        xr, mr = collect(real, "tune")
+    print(f"train {len(x)} synthetic + {len(xr)} real crops, val {len(xv)} crops, {len(CROP_CLASSES)} classes",
+          flush=True)
+    model = load_onnx(init) if init is not None else build_model()
+    lr = 5e-4 if init is not None else 3e-3
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * (len(x) // 128 + 1)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    n_real = int(128 * real_share) if len(xr) else 0
     for epoch in range(epochs):
         model.train()
         order = rng.permutation(len(x))
         start, total = time.time(), 0.0
-        for b in range(0, len(x), 128):
-            idx = order[b:b + 128]
-            xb = torch.from_numpy(augment(x[idx], rng))
-            loss = loss_fn(model(xb), torch.from_numpy(y[idx]))
+        for b in range(0, len(x), 128 - n_real):
+            idx = order[b:b + 128 - n_real]
+            xb, mb = x[idx], masks[idx]
+            if n_real:
+                ridx = rng.integers(0, len(xr), n_real)
+                xb, mb = np.concatenate([xb, xr[ridx]]), np.concatenate([mb, mr[ridx]])
+            loss = set_loss(model(torch.from_numpy(augment(xb, rng))), torch.from_numpy(mb))
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
-            total += float(loss) * len(idx)
+            if sched.last_epoch + 1 < steps:
+                sched.step()
+            total += float(loss.detach()) * len(idx)
         acc = accuracy(model, xv, yv)
         print(f"epoch {epoch + 1}/{epochs} loss {total / len(x):.4f} val acc {acc:.4f} ({time.time() - start:.0f} s)",
               flush=True)
@@ -120,8 +178,10 @@ def main() -> None:
     p.add_argument("out", type=Path)
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--init", type=Path, default=None, help="start from this exported ONNX classifier")
+    p.add_argument("--real", type=Path, default=None, help="annotated real photos: mix crops of their tune half")
     a = p.parse_args()
-    train(a.folder, a.out, a.epochs, a.threads)
+    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,44 @@
+"""Real photographs with Pascal-VOC boxes of whole cards and rank-only names (`nine` .. `ace`), as in
+../shared/data/real-cards-dev: listing, a fixed split into a tuning half and a held-out half, annotations.
+Kept free of the synthetic generator so the runtime CLI can import it.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+RANK_NAMES: dict[str, str] = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                              "seven": "7", "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q",
+                              "king": "K"}
+
+
+def read_voc(path: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """(name, (x0, y0, x1, y1)) per object of a VOC annotation."""
+    root = ET.parse(path).getroot()
+    out = []
+    for obj in root.iter("object"):
+        box = obj.find("bndbox")
+        if box is None:
+            continue
+        coords = tuple(float(box.findtext(k, "0")) for k in ("xmin", "ymin", "xmax", "ymax"))
+        out.append((obj.findtext("name", "").strip().lower(), coords))
+    return out  # type: ignore[return-value]
+
+
+SPLITS = ("all", "tune", "held-out")
+
+
+def real_images(folder: Path, split: str = "all") -> list[tuple[Path, Path]]:
+    """(image, annotation) pairs, sorted. `tune` (even positions) may be used for fine-tuning; `held-out` (odd
+    positions) never is, so figures on it are honest."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
+    pairs = []
+    for xml in sorted(folder.glob("*.xml")):
+        image = next((p for p in (xml.with_suffix(s) for s in (".JPG", ".jpg", ".jpeg", ".png")) if p.exists()), None)
+        if image is not None:
+            pairs.append((image, xml))
+    return pairs if split == "all" else pairs[SPLITS.index(split) - 1::2]
+
+

@@ -1,0 +1,62 @@
+"""Index crops from real photographs with rank-only boxes, for fine-tuning the index classifier.
+
+Each annotated card is found again by the classical outline finder (`vision.cards.contours`); both of its
+printed corners are cut (real decks print the index at two opposite corners) through slightly jittered
+outlines. The label is a set of classes: the four suits of the box's rank, since the photos name ranks only.
+Outlines that match no box are cut too and labelled "none": the junk a real table offers (books, papers).
+Only the `tune` half of the photos is used, so the `held-out` half stays an honest test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cards.contours import propose
+from vision.cards.geometry import index_crop, rotate_corners
+from vision.cards.labels import CROP_CLASSES, NONE_CLASS
+from vision.real_photos import RANK_NAMES, read_voc, real_images
+
+MATCH_IOU = 0.5
+
+
+def rank_mask(rank: str) -> np.ndarray:
+    """The classes a rank-only label allows: that rank in each suit."""
+    return np.array([c[:-1] == rank for c in CROP_CLASSES], bool)
+
+
+def collect(folder: Path, split: str = "tune", jitters: int = 3, corner_jitter: float = 0.02,
+            seed: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """(crops uint8 (N, H, W, 3), allowed-class masks (N, classes))."""
+    from vision.evaluate import box_iou
+
+    rng = np.random.default_rng(seed)
+    none = np.zeros(len(CROP_CLASSES), bool)
+    none[NONE_CLASS] = True
+    crops: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    for image_path, xml in real_images(folder, split):
+        image = cv2.imread(str(image_path))
+        if image is None:
+            continue
+        quads = propose(image)
+        bounds = [(q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()) for q in quads]
+        labels: list[np.ndarray] = [none] * len(quads)
+        for name, box in read_voc(xml):
+            best = max(((box_iou(box, b), k) for k, b in enumerate(bounds)), default=(0.0, -1))
+            if best[0] >= MATCH_IOU and name in RANK_NAMES:
+                labels[best[1]] = rank_mask(RANK_NAMES[name])
+        for quad, mask in zip(quads, labels, strict=True):
+            width = float(np.linalg.norm(quad[1] - quad[0]))
+            for j in range(jitters):
+                noisy = quad + (rng.normal(0, corner_jitter * width, quad.shape) if j else 0.0)
+                for k in (0, 2):
+                    crops.append(index_crop(image, rotate_corners(noisy.astype(np.float32), k)))
+                    masks.append(mask)
+    if not crops:
+        raise FileNotFoundError(f"no annotated photos found in {folder}")
+    return np.stack(crops), np.stack(masks)
+
+
