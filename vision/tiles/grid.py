@@ -24,6 +24,7 @@ SKIN_HIGH = np.array([255, 178, 127], np.uint8)
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
+ENTRY_DISTANCE = 15.0  # Lab units: an arm on a wooden table keeps the colour it enters the picture with
 
 
 @dataclass
@@ -48,7 +49,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     raw_mask, table_lab, table_cut = _board_mask(lab)
-    hand = _hands(work, raw_mask)
+    hand = _hands(work, raw_mask, lab)
     raw_mask &= ~hand
     # where an arm (or its shadow) cuts the board, the outline follows the arm, not the grid: no evidence there
     arm = cv2.dilate(hand.astype(np.uint8), np.ones((31, 31), np.uint8)) > 0 if hand.any() else None
@@ -130,17 +131,19 @@ def _unlike(dist: np.ndarray, labels: np.ndarray, stats: np.ndarray, index: int)
     return float(np.percentile(dist[box][labels[box] == index], 90))
 
 
-def _hands(bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _hands(bgr: np.ndarray, mask: np.ndarray, lab: np.ndarray) -> np.ndarray:
     """Skin-coloured parts of the board mask that reach the picture's border: an arm and its hand.
 
     City paint can be skin-coloured too, but a city is ringed by its board while an arm crosses the table.
+    On a skin-coloured (wooden) table skin tells nothing, and the arm is what the board mask brings in
+    through the picture's border, in the colour it has there.
     """
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH) > 0
     h, w = skin.shape
     band = max(2, min(h, w) // 40)
     if np.r_[skin[:band].ravel(), skin[-band:].ravel()].mean() > 0.3:
-        return np.zeros((h, w), bool)  # a skin-coloured (wooden) table: an arm is table-like and already out
+        skin = _entering(lab, mask, band)
     skin &= mask
     n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.astype(np.uint8))
     hand = np.zeros((h, w), bool)
@@ -158,6 +161,21 @@ def _hands(bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if hand.any():
         hand = cv2.dilate(hand.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
     return hand
+
+
+def _entering(lab: np.ndarray, mask: np.ndarray, band: int) -> np.ndarray:
+    """Pixels like the colour with which each part of the board mask crosses the picture's border."""
+    h, w = mask.shape
+    edge = np.zeros((h, w), bool)
+    edge[:band], edge[-band:], edge[:, :band], edge[:, -band:] = True, True, True, True
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((mask & edge).astype(np.uint8))
+    out = np.zeros((h, w), bool)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < band * band:
+            continue
+        colour = np.median(lab[labels == i], axis=0)
+        out |= np.linalg.norm(lab - colour, axis=2) < ENTRY_DISTANCE
+    return out
 
 
 def _single_tile(mask: np.ndarray) -> np.ndarray | None:
