@@ -212,10 +212,10 @@ def _single_tile(mask: np.ndarray) -> np.ndarray | None:
 
 def table_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
     """Colour distance from the table; darker than the table counts little (shadows are table too)."""
-    diff = lab - table
+    diff = lab - np.asarray(table, lab.dtype)  # float32 pictures stay float32: this runs over whole boards
     light = diff[..., 0]
-    light = np.where(light > 0, 0.25 * light, 0.08 * light)
-    return np.sqrt(light**2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    light *= np.where(light > 0, 0.25, 0.08).astype(lab.dtype)
+    return np.sqrt(light * light + diff[..., 1] * diff[..., 1] + diff[..., 2] * diff[..., 2])
 
 
 def _close_channels(mask: np.ndarray) -> np.ndarray:

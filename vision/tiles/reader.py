@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 PATCH = 48  # px per tile in the rectified board
@@ -136,9 +137,7 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
 
 def integral(mask: np.ndarray) -> np.ndarray:
     """Summed-area table with a zero first row and column: box sums in four lookups."""
-    out = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), np.int32)
-    np.cumsum(np.cumsum(mask, axis=0, dtype=np.int32), axis=1, out=out[1:, 1:])
-    return out
+    return cv2.integral(mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8), sdepth=cv2.CV_32S)
 
 
 def box_sum(table: np.ndarray, ox: np.ndarray, oy: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
