@@ -1,6 +1,7 @@
 """Recognisers: pixels to a game's observation. The live loop takes any object with `read(image)`.
 
-The Scoundrel recognisers join a card reader with the zone layout (`vision.layout.scoundrel_zones`):
+The card games' recognisers join a card reader with the game's layout (Scoundrel's zones,
+`vision.layout.scoundrel_zones`; Superheld's map, `companion.tables.superheld.observation`):
 with a deck profile (a deck the player enrolled, `--profile NAME|PATH`) the cards are found on the
 table and identified by the profile's matcher (`vision.cards.recognise`); without one, the general
 card recogniser (`vision.cards.predict`) reads them. A game without a recogniser is refereed from the
@@ -10,6 +11,7 @@ dashboard (the player enters moves); the camera then only feeds the live view.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -33,15 +35,17 @@ class RecogniserUnavailable(RuntimeError):
     """The vision package this recogniser needs is not there (yet)."""
 
 
-class VisionScoundrel:
-    name = "vision.cards + vision.layout.scoundrel_zones"
+class VisionCards:
+    """A card game read by the general card recogniser (`vision.cards.predict`) and the game's layout."""
+
+    game = "scoundrel"
 
     def __init__(self) -> None:
+        self._reading, layout = _layout(self.game)
+        self.name = f"vision.cards + {layout}"
         try:
             self._cards = importlib.import_module("vision.cards")
-            self._layout = importlib.import_module("vision.layout")
             self._predict = self._cards.predict
-            self._zones = self._layout.scoundrel_zones
         except (ImportError, AttributeError) as exc:
             raise RecogniserUnavailable(f"the card recogniser is not available: {exc}") from None
         try:  # the package may be there before its trained model is
@@ -50,23 +54,40 @@ class VisionScoundrel:
             raise RecogniserUnavailable(f"the card recogniser cannot run: {type(exc).__name__}: {exc}") from None
 
     def read(self, image: np.ndarray) -> Reading:
-        return scoundrel_reading(self._predict(image), image.shape)
+        return self._reading(self._predict(image), image.shape)
 
 
-class ProfileScoundrel:
-    """Scoundrel read with an enrolled deck: outlines on the table, identities from the deck's profile."""
+class VisionScoundrel(VisionCards):
+    game = "scoundrel"
+
+
+class VisionSuperheld(VisionCards):
+    game = "superheld"
+
+
+class ProfileCards:
+    """A card game read with an enrolled deck: outlines on the table, identities from the deck's profile."""
+
+    game = "scoundrel"
 
     def __init__(self, profile: str | Path, allowed: list[str] | None = None) -> None:
-        from companion.tables.scoundrel import FULL_DECK
         from vision.cards.recognise import DeckRecogniser
 
+        self._reading, layout = _layout(self.game)
         loaded = load_deck_profile(profile)
-
-        self.name = f"deck profile {loaded.name} + vision.layout.scoundrel_zones"
-        self._cards = DeckRecogniser(loaded, allowed if allowed is not None else FULL_DECK)  # no red face card
+        self.name = f"deck profile {loaded.name} + {layout}"
+        self._cards = DeckRecogniser(loaded, allowed if allowed is not None else _in_play(self.game))
 
     def read(self, image: np.ndarray) -> Reading:
-        return scoundrel_reading(self._cards.predict(image), image.shape)
+        return self._reading(self._cards.predict(image), image.shape)
+
+
+class ProfileScoundrel(ProfileCards):
+    game = "scoundrel"
+
+
+class ProfileSuperheld(ProfileCards):
+    game = "superheld"
 
 
 def load_profile(ref: str | Path) -> Any:
@@ -98,22 +119,52 @@ def scoundrel_reading(dets: Any, shape: tuple[int, ...]) -> Reading:
     from vision.layout import scoundrel_zones
 
     zones = scoundrel_zones(dets, shape)
-    cards = [{"code": str(code), "corners": np.asarray(corners, float).round(1).tolist(), "confidence": float(c)}
-             for code, corners, c in zip(dets.codes, dets.corners, dets.confidence, strict=False)]
     obs = {"room": list(zones.get("room", [])), "weapon": zones.get("weapon"),
            "weapon_monsters": list(zones.get("weapon_monsters", [])),
            "dungeon": zones.get("dungeon"), "discard": zones.get("discard")}
-    return Reading(obs, cards)
+    return Reading(obs, cards_json(dets))
 
 
-# game -> "module:class" of its recogniser; data, not branches.
-RECOGNISERS: dict[str, str] = {
-    "scoundrel": "companion.recognisers:VisionScoundrel",
+def superheld_reading(dets: Any, shape: tuple[int, ...]) -> Reading:
+    from companion.tables.superheld import observation
+
+    return Reading(observation(dets), cards_json(dets))
+
+
+def cards_json(dets: Any) -> list[dict[str, Any]]:
+    """The read cards for the live view's overlay and the calibration: code, corners, confidence."""
+    return [{"code": str(code), "corners": np.asarray(corners, float).round(1).tolist(), "confidence": float(c)}
+            for code, corners, c in zip(dets.codes, dets.corners, dets.confidence, strict=False)]
+
+
+def _scoundrel_deck() -> list[str]:
+    from companion.tables.scoundrel import FULL_DECK
+
+    return list(FULL_DECK)  # no red face card
+
+
+# game -> (how its observation is read off the cards, the layout's name, the cards in play or None for all);
+# data, not branches.
+LAYOUTS: dict[str, tuple[Callable[[Any, tuple[int, ...]], Reading], str, Callable[[], list[str]] | None]] = {
+    "scoundrel": (scoundrel_reading, "vision.layout.scoundrel_zones", _scoundrel_deck),
+    "superheld": (superheld_reading, "the Superheld map (companion.tables.superheld)", None),  # both whole decks
 }
+
+
+def _layout(game: str) -> tuple[Callable[[Any, tuple[int, ...]], Reading], str]:
+    reading, name, _ = LAYOUTS[game]
+    return reading, name
+
+
+def _in_play(game: str) -> list[str] | None:
+    deck = LAYOUTS[game][2]
+    return deck() if deck is not None else None
+
+
+# game -> its recogniser with the general card pipeline
+RECOGNISERS: dict[str, type[VisionCards]] = {"scoundrel": VisionScoundrel, "superheld": VisionSuperheld}
 # game -> its recogniser over an enrolled deck profile
-PROFILE_RECOGNISERS: dict[str, Any] = {
-    "scoundrel": ProfileScoundrel,
-}
+PROFILE_RECOGNISERS: dict[str, type[ProfileCards]] = {"scoundrel": ProfileScoundrel, "superheld": ProfileSuperheld}
 
 
 def recogniser_for(game: str, profile: str | Path | None = None, deck: Any = None) -> Recogniser | None:
@@ -126,8 +177,5 @@ def recogniser_for(game: str, profile: str | Path | None = None, deck: Any = Non
         if game not in PROFILE_RECOGNISERS:
             raise RecogniserUnavailable(f"no deck-profile recogniser for {game}")
         return PROFILE_RECOGNISERS[game](profile, list(deck) if isinstance(deck, list) else None)
-    target = RECOGNISERS.get(game)
-    if target is None:
-        return None
-    module_name, _, class_name = target.partition(":")
-    return getattr(importlib.import_module(module_name), class_name)()
+    make = RECOGNISERS.get(game)
+    return make() if make is not None else None

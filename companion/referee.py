@@ -8,7 +8,6 @@ nothing does, the observation is a probable misread and the player decides.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,7 +65,7 @@ def _sequences(game: Game, table: Any, depth: int) -> Iterator[list[str]]:
         return
     for move in game.legal_moves():
         raw = game.format_move(move)
-        if not _uses_seen_cards(table, raw):
+        if not table.observable(raw):
             continue
         game.push(move)
         try:
@@ -74,12 +73,6 @@ def _sequences(game: Game, table: Any, depth: int) -> Iterator[list[str]]:
                 yield [raw, *rest]
         finally:
             game.pop()
-
-
-def _uses_seen_cards(table: Any, raw: Any) -> bool:
-    """A card must have been seen before it can be faced: an unseen card leaves no evidence."""
-    words = raw.split() if isinstance(raw, str) else []
-    return len(words) < 2 or words[1] in table.seen
 
 
 def _violation(game: Game, table: Any, view: Any, confirmed: frozenset[str]) -> Verdict | None:
@@ -90,8 +83,7 @@ def _violation(game: Game, table: Any, view: Any, confirmed: frozenset[str]) -> 
         problem = game.check(move)
         if problem is None:
             continue
-        ghost = copy.deepcopy(game)
-        ghost._apply(move)  # what the table would look like had the rules allowed it
+        ghost = table.imagine(game, move)  # what the table would look like had the rules allowed it
         if table.fit(ghost, view, table.after_move(confirmed, raw)) is not None:
             return Verdict("violation", [raw], rule=problem.rule, message=problem.message)
     return None

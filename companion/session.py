@@ -23,7 +23,6 @@ from engine.game import RecordError
 from engine.registry import available_games
 
 LOG_LENGTH = 200
-ZONES = ("room", "weapon", "weapon_monsters")
 
 
 class ActionError(Exception):
@@ -176,8 +175,7 @@ class Session:
                 self._emit("reveal", {"card": card, "slot": slot})
             said = self._play_all(chosen["moves"], "confirmed", None)
             assert live.table is not None
-            expected_room = set(live.table.expected(live.match.game)["room"])
-            room = sorted(set(pending["seen"]["room"]) & expected_room)
+            room = sorted(live.table.settled(pending["seen"], live.match.game))
             self._emit("table", {"room": room, "violation_view": None})
             self._resolve("confirmed")
         self._publish(said)
@@ -188,8 +186,9 @@ class Session:
         with self.lock:
             live, pending = self._live(), self._pending()
             seen = {k: (list(v) if isinstance(v, list) else v) for k, v in pending["seen"].items()}
-            if zone not in ZONES:
-                raise ActionError(f"zone must be one of {', '.join(ZONES)}", 400)
+            assert live.table is not None
+            if zone not in live.table.zones:
+                raise ActionError(f"zone must be one of {', '.join(live.table.zones)}", 400)
             try:
                 card = parse_card(code).code
             except CardError as exc:
@@ -203,7 +202,6 @@ class Session:
                     raise ActionError(f"{zone} has {len(seen[zone])} card(s); index {index} is out of range", 400)
                 seen[zone][index] = card
             self._emit("correction", {"zone": zone, "index": index, "code": card})
-            assert live.table is not None
             view = live.table.parse_view(seen)
             verdict = explain(live, view, self.state.confirmed, self.max_depth)
             said = self._settle(verdict, view, None, "corrected")

@@ -8,6 +8,7 @@ from typing import Any
 # game name -> "module:class" of its table model; data, not branches.
 TABLES: dict[str, str] = {
     "scoundrel": "companion.tables.scoundrel:ScoundrelTable",
+    "superheld": "companion.tables.superheld:SuperheldTable",
 }
 
 

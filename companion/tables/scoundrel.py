@@ -9,6 +9,7 @@ order is the true one and the exported record equals the game on the table.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +65,8 @@ def parse_view(obs: Any) -> View:
 
 class ScoundrelTable:
     """The hidden dungeon order of one live game, and how a game state looks on the table."""
+
+    zones = ("room", "weapon", "weapon_monsters")  # the lists and the one card the player may correct
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self._fixed_setup: dict[str, Any] | None = None
@@ -148,6 +151,21 @@ class ScoundrelTable:
 
     def confirmed(self, view: View) -> frozenset[str]:
         return frozenset(c for c in view.room if c != UNREAD)
+
+    def settled(self, seen: dict[str, Any], game: Game) -> frozenset[str]:
+        """The room cards of a confirmed view that the state now expects in the room."""
+        return frozenset(seen["room"]) & frozenset(self.expected(game)["room"])
+
+    def observable(self, raw: Any) -> bool:
+        """A card must have been seen before it can be faced: an unseen card leaves no evidence."""
+        words = raw.split() if isinstance(raw, str) else []
+        return len(words) < 2 or words[1] in self.seen
+
+    def imagine(self, game: Game, move: Any) -> Game:
+        """The game as it would be had the rules allowed `move`."""
+        ghost = copy.deepcopy(game)
+        ghost._apply(move)
+        return ghost
 
     def wellformed_moves(self, game: Game) -> list[str]:
         """Every move the player could make with the seen room cards, legal or not (to name violations)."""
