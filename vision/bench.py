@@ -60,8 +60,7 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     ms: dict[str, float] = {}
     ms["detect"], boxes = _time(lambda: detect(image), runs)
     ms["classical_outlines"], blobs = _time(lambda: propose(image), runs)
-    ms["outlines"], (outlines, scores) = _time(lambda: _card_outlines(image, boxes.of(CARD), boxes.of(BACK), blobs),
-                                               runs)
+    ms["outlines"], (outlines, scores) = _time(lambda: _card_outlines(image, boxes.of(CARD), blobs), runs)
     ms["read_indices"], faces = _time(lambda: _read_faces(image, outlines, scores), runs)
     ms["fanned_indices"], _ = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces), runs)
     ms["backs"], _ = _time(lambda: _backs(image, boxes.of(BACK)), runs)

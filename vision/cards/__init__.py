@@ -26,29 +26,29 @@ PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 def predict(image: np.ndarray, conf: float = 0.3) -> CardDetections:
     """Codes ("QS" or "back"), corners clockwise from the printed top-left, confidences. Jokers are dropped."""
     boxes = detect(image, conf=conf)
-    outlines, scores = _card_outlines(image, boxes.of(CARD), boxes.of(BACK), propose(image))
+    outlines, scores = _card_outlines(image, boxes.of(CARD), propose(image))
     faces = _unique(_read_faces(image, outlines, scores))
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces)
-    backs = _backs(image, boxes.of(BACK))
+    backs = _backs(image, _not_faces(boxes.of(BACK), faces))
     return CardDetections.merge([faces, fanned, backs])
 
 
-def _card_outlines(image: np.ndarray, cards: Boxes, backs: Boxes,
-                   proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _card_outlines(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Outlines to read, with their detector-like scores: the classical blobs (a lone card's own edges, tighter
     than any box) and the detector's face-up boxes that no blob covers, tightened on the card's edges. A blob
-    over a face-down box stays a back."""
-    centres = np.concatenate([cards.quads, backs.quads]).reshape(-1, 4, 2).mean(axis=1)
-    # Two touching cards side by side are card-shaped too (126 x 88 mm): a blob over two boxes is not a card.
-    proposals = [p for p in proposals if sum(_inside(c, p) for c in centres) < 2
-                 and all(quad_iou(p, b) < 0.3 for b in backs.quads)]
+    that is no face (a back, two cards side by side) reads as "none" and is dropped."""
     alone = [all(quad_iou(q, p) < 0.3 for p in proposals) for q in cards.quads]
     boxes = [q for q, a in zip(cards.quads, alone, strict=True) if a]
     scores = [float(s) for s, a in zip(cards.scores, alone, strict=True) if a]
-    blobs = proposals
-    outlines = [portrait_corners(refine(image, q)) for q in boxes] + blobs
+    outlines = [portrait_corners(refine(image, q)) for q in boxes] + list(proposals)
     return (np.array(outlines, np.float32).reshape(-1, 4, 2),
-            np.array(scores + [PROPOSAL_SCORE] * len(blobs), np.float32))
+            np.array(scores + [PROPOSAL_SCORE] * len(proposals), np.float32))
+
+
+def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
+    """Face-down boxes where no face was read: a face read there proves the detector wrong."""
+    keep = np.array([all(quad_iou(q, f) < 0.3 for f in faces.corners) for q in backs.quads], bool)
+    return Boxes(backs.quads[keep], backs.classes[keep], backs.scores[keep])
 
 
 def _unique(dets: CardDetections, iou: float = 0.5) -> CardDetections:

@@ -17,7 +17,7 @@ ASPECT = (1.15, 1.65)  # long / short side: 88/63 = 1.40; a short fan of two car
 MIN_AREA = 0.004  # of the image
 MAX_AREA = 0.8
 MIN_FILL = 0.86  # blob area / its hull's, and hull against its fitted quad
-LEVELS = (0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.92)  # quantiles of each channel to cut at
+LEVELS = (0.45, 0.55, 0.65, 0.75, 0.85, 0.92, 0.97)  # quantiles of each channel to cut at
 NMS_IOU = 0.3  # two outlines overlapping this much are one card (of a pile only the top counts)
 SNAP = 4  # px a side may move onto its edge
 MIN_EDGE = 0.6  # edge on a quad's outline / (on it + beside it): 0.5 is no edge at all
@@ -39,7 +39,7 @@ def propose(image: np.ndarray) -> np.ndarray:
     min_area = MIN_AREA * small.shape[0] * small.shape[1]
     max_area = MAX_AREA * small.shape[0] * small.shape[1]
     for channel in _channels(small):
-        for level in np.unique(np.quantile(channel, LEVELS).astype(np.uint8)):
+        for level in _levels(channel):
             filled = _filled((channel > level).astype(np.uint8) * 255)
             for k in OPENINGS:
                 opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
@@ -134,6 +134,12 @@ def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.GaussianBlur(image, (5, 5), 0), scale
 
 
+def _levels(channel: np.ndarray) -> np.ndarray:
+    """The LEVELS quantiles of a uint8 channel, from its histogram (a sort of the whole image costs more)."""
+    cumulative = np.cumsum(np.bincount(channel.ravel(), minlength=256)) / channel.size
+    return np.unique(np.searchsorted(cumulative, LEVELS)).astype(np.uint8)
+
+
 def _filled(binary: np.ndarray) -> np.ndarray:
     """Close small gaps and fill holes: a court card is a white ring around a coloured picture."""
     closed = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -144,12 +150,21 @@ def _filled(binary: np.ndarray) -> np.ndarray:
 
 
 def _channels(image: np.ndarray) -> list[np.ndarray]:
-    """Grey, and whiteness (lightness minus chroma): a white card on a beige carpet differs in colour more
-    than in brightness."""
+    """Grey, whiteness (lightness minus chroma: a white card on a beige carpet differs in colour more than in
+    brightness) and grey relative to the local light."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.int16)
     chroma = np.abs(lab[:, :, 1] - 128) + np.abs(lab[:, :, 2] - 128)
     whiteness = np.clip(lab[:, :, 0] - 2 * chroma, 0, 255).astype(np.uint8)
-    return [cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), whiteness]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return [gray, whiteness, _relative(gray)]
+
+
+def _relative(gray: np.ndarray) -> np.ndarray:
+    """Brightness over the local light level: under a lamp's gradient a card is brighter than the table around
+    it, though not brighter than the lit side of the whole image."""
+    sigma = max(gray.shape) / 10
+    light = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), sigma) + 8.0
+    return np.clip(gray.astype(np.float32) / light * 128, 0, 255).astype(np.uint8)
 
 
 def _card_quad(contour: np.ndarray, min_area: float, max_area: float) -> tuple[float, np.ndarray] | None:
