@@ -75,3 +75,10 @@ def test_a_neighbours_belief_settles_a_hidden_shared_edge() -> None:
     assert (read[(1, 0)].letter, read[(1, 0)].rotation) == ("D", 270)
     raw = match_board(board, rounds=0)[(1, 0)]  # the raw edge readings alone cannot tell
     assert (raw.letter, raw.rotation) != ("D", 270)
+
+
+def test_an_outline_without_a_pitch_pair_gives_no_grid_rather_than_an_error() -> None:
+    """Tuning seed 60: one tile whose outline offers no pair of pitches; the reader reports nothing, no crash."""
+    scene, calibration, _ = draw_scene(load_config(SETS / "tune.yaml", None), 60)
+    out = predict(scene.image, calibration=calibration)
+    assert set(out) == {"tiles", "meeples"} and len(out["tiles"]) <= 1

@@ -479,6 +479,8 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | N
         combs.append((rx, ox, ry, oy))
     # tiles laid askew or an arm across the board blur the outline's peaks, so a comb at twice the best
     # guess's pitch can fit worse than the guess itself: offer it too, at each of its four phases
+    if not combs:
+        return [], []
     rx, ox, ry, oy = combs[0]
     doubled: list[Comb] = []
     if 2 * min(rx, ry) < min(np.ptp(peaks_x[:, 0]), np.ptp(peaks_y[:, 0])):
