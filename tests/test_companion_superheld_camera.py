@@ -18,7 +18,7 @@ import pytest
 from companion.demo_deck import ensure_profile
 from companion.demo_render import Painter
 from companion.loop import Commit, RefereeLoop
-from companion.recognisers import ProfileSuperheld, recogniser_for
+from companion.recognisers import ProfileSuperheld, RecogniserUnavailable, VisionSuperheld, recogniser_for
 from companion.session import Session
 from companion.sources import Frame
 from companion.store import Store
@@ -165,10 +165,18 @@ def _frames(path: Path) -> Iterator[Frame]:
 
 
 # -- the tests ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("reader", ["deck profile", "general pipeline"])
 def test_the_companion_referees_the_superheld_video(tmp_path: Path, video: tuple[Path, list[str]],
-                                                    profile: Path) -> None:
-    recogniser = recogniser_for("superheld", profile)
-    assert isinstance(recogniser, ProfileSuperheld)
+                                                    profile: Path, reader: str) -> None:
+    if reader == "deck profile":
+        recogniser = recogniser_for("superheld", profile)
+        assert isinstance(recogniser, ProfileSuperheld)
+    else:
+        try:
+            recogniser = recogniser_for("superheld")
+        except RecogniserUnavailable as exc:
+            pytest.skip(str(exc))
+        assert isinstance(recogniser, VisionSuperheld)
     session = Session(Store(tmp_path / "superheld.db"))
     session.new_game("superheld", {}, SETUP)
     loop = RefereeLoop(session, recogniser)
@@ -183,8 +191,11 @@ def test_the_companion_referees_the_superheld_video(tmp_path: Path, video: tuple
             assert TRUE_MOVES[7:] in moves
             session.confirm(moves.index(TRUE_MOVES[7:]))
     verdicts = [c.verdict for c in loop.commits]
-    assert verdicts == ["same", "moves", "moves", "moves", "moves", "moves", "violation", "same", "misread", "same",
-                        "ambiguous"], list(zip(video[1], verdicts, strict=False))
+    if reader == "deck profile":
+        assert verdicts == ["same", "moves", "moves", "moves", "moves", "moves", "violation", "same", "misread", "same",
+                            "ambiguous"], list(zip(video[1], verdicts, strict=False))
+    else:  # the general reader may miss a card on a frame: shown as a misread, settled by the next still
+        assert verdicts.count("violation") == 1 and verdicts[-1] == "ambiguous", verdicts
     record = session.record()
     assert record["moves"] == TRUE_MOVES
     state = Match.replay(Record("superheld", {}, SETUP, record["moves"])).to_json()
@@ -193,7 +204,8 @@ def test_the_companion_referees_the_superheld_video(tmp_path: Path, video: tuple
     # the ambiguity named both ways out of 3H; the misread was shown with what was seen and expected, then cleared
     assert len(asked) == 1 and sorted(o["moves"][-1]["go"] for o in asked[0]["options"]) == ["4H", "5D"]
     kinds = [e.kind for e in session.store.events(session.state.game_id)]
-    assert kinds.count("pending") == 2 and kinds.count("resolve") == 2 and session.state.pending is None
+    assert kinds.count("pending") == kinds.count("resolve") == verdicts.count("misread") + 1
+    assert session.state.pending is None
     # the store alone gives the same game back (resume)
     again = Session(Store(tmp_path / "superheld.db"))
     assert again.resume() and again.record() == record

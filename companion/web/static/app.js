@@ -42,7 +42,8 @@ function cardChip(code, extra = "", onclick = null) {
 function zoneCards(target, view, other, clickable) {
   target.replaceChildren();
   if (!view) return;
-  for (const zone of ["room", "weapon", "weapon_monsters"]) {
+  // the view's card zones in its own order: Scoundrel's room / weapon / weapon monsters, Superheld's map
+  for (const zone of Object.keys(view).filter((k) => Array.isArray(view[k]) || k === "weapon")) {
     const list = zone === "weapon" ? (view.weapon ? [view.weapon] : []) : (view[zone] || []);
     target.append(el("span", { class: "zone" }, zone.replace("_", " ")));
     list.forEach((code, index) => {
@@ -174,7 +175,7 @@ function renderPending(s) {
   options.replaceChildren();
   (p.options || []).forEach((o, i) => {
     options.append(el("button", { type: "button", class: "confirm", onclick: () => post("/api/confirm", { option: i }) },
-      `confirm: ${o.moves.join(", ")}`));
+      `confirm: ${o.moves.map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join(", ")}`));
   });
   const select = $("correct-code");
   const choices = (s.table && s.table.choices) || [];
