@@ -22,6 +22,8 @@ PITCH_SHARE = 0.02  # the step for large pitches, as a share of the pitch (combs
 SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
 SKIN_HIGH = np.array([255, 178, 127], np.uint8)
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
+COARSER_RATIO = 0.5  # edge strength on a finer comb's extra lines against its kept ones, at most
+COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at least
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 ENTRY_DISTANCE = 15.0  # Lab units: an arm on a wooden table keeps the colour it enters the picture with
@@ -86,11 +88,57 @@ def find_grid(image: np.ndarray) -> Grid | None:
             best = (score, fitted)
     if best is None:
         return None
-    to_board, _ = _fit_outline(best[1], outline)
+    to_board, share = _fit_outline(best[1], outline)
     cells = _occupied(raw_mask, to_board)
+    coarser = _coarser(grey, cells, to_board)
+    if coarser is not None:
+        coarse, coarse_share = _fit_outline(coarser, outline)
+        # inside, only every 2nd or 3rd line is a border, and the outline still mostly fits: a coarser grid
+        if coarse_share >= COARSER_FIT * share:
+            to_board = coarse
+            cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
     return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
+
+
+def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> np.ndarray | None:
+    """The grid at 2 or 3 times the pitch when only every 2nd or 3rd line inside the board shows an edge.
+
+    The outline alone can fit a finer comb better (pale roads notch it at mid-tile); inside the board
+    a true grid line is a tile border all along, while a finer comb's extra lines run through tiles.
+    """
+    occupied = set(cells)
+    if len(occupied) < 8:
+        return None
+    inv = np.linalg.inv(to_board)
+    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))  # a border a pixel off the line still counts
+    # each inner segment (a line between two occupied cells): its axis, line index, cell index along it
+    segments = [(0, i, j) for i, j in occupied if (i - 1, j) in occupied]
+    segments += [(1, j, i) for i, j in occupied if (i, j - 1) in occupied]
+    if len(segments) < 12:
+        return None
+    t = np.linspace(0.15, 0.85, 8)
+    pts = []
+    for axis, line, along in segments:
+        pts.append(np.stack([np.full(8, line), along + t] if axis == 0 else [along + t, np.full(8, line)], axis=1))
+    image = cv2.perspectiveTransform(np.concatenate(pts)[None].astype(np.float64), inv)[0].astype(np.float32)
+    samples = cv2.remap(edges, image[:, 0].copy(), image[:, 1].copy(), cv2.INTER_LINEAR, borderValue=0)
+    strength = samples.reshape(len(segments), 8).mean(axis=1)
+    seg = np.array(segments)
+    best: tuple[float, np.ndarray] | None = None
+    for k in (2, 3):
+        for a in range(k):
+            for b in range(k):
+                kept = np.where(seg[:, 0] == 0, (seg[:, 1] - a) % k == 0, (seg[:, 1] - b) % k == 0)
+                if kept.sum() < 4 or (~kept).sum() < 4:
+                    continue
+                ratio = float(np.median(strength[~kept]) / max(np.median(strength[kept]), 1e-6))
+                if ratio < COARSER_RATIO and (best is None or ratio < best[0]):
+                    shift = np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]])
+                    best = (ratio, shift @ to_board)
+    return None if best is None else best[1]
 
 
 def _comb(comb: tuple[float, float, float, float]) -> np.ndarray:
