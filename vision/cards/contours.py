@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.geometry import portrait_corners, quad_iou
+from vision.cards.geometry import fit_sides, portrait_corners, quad_iou
 
 WORK_SIZE = 640  # longest side the sweep runs at
 ASPECT = (1.15, 1.65)  # long / short side: 88/63 = 1.40; a short fan of two cards is 1.7 and up
@@ -49,8 +49,10 @@ def propose(image: np.ndarray) -> np.ndarray:
                     if found is not None:
                         candidates.append(found)
     for binary in _edge_regions(small):
-        contours, _ = cv2.findContours(_filled(binary), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for c in contours:
+        # Every region, nested ones too: a card's face is a region inside the table's, ringed by its edge.
+        contours, hierarchy = cv2.findContours(binary, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        outer = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=False) if h[3] < 0]
+        for c in outer:
             found = _card_quad(c, min_area, max_area)
             if found is not None:
                 candidates.append(found)
@@ -174,8 +176,9 @@ def _card_quad(contour: np.ndarray, min_area: float, max_area: float) -> tuple[f
         return None
     hull = cv2.convexHull(contour)
     quad = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    quad = _fit_sides(contour, quad.astype(np.float32)) if len(quad) == 4 else None
-    if quad is None:
+    rough = quad.astype(np.float32)
+    quad = fit_sides(contour.reshape(-1, 2).astype(np.float32), rough, 0.15, 0.08) if len(quad) == 4 else rough
+    if len(quad) != 4 or quad is rough:  # not four-sided, or the sides would not fit: the rotated rectangle
         quad = cv2.boxPoints(cv2.minAreaRect(contour))
     quad = quad.astype(np.float32)
     quad_area, hull_area = cv2.contourArea(quad), cv2.contourArea(hull)
@@ -191,36 +194,6 @@ def _card_quad(contour: np.ndarray, min_area: float, max_area: float) -> tuple[f
         return None
     aspect_error = abs(np.log(long / short / (88 / 63)))
     return fill - aspect_error, q
-
-
-def _fit_sides(contour: np.ndarray, rough: np.ndarray) -> np.ndarray | None:
-    """Corners where lines fitted to the middle of each side meet: a rough polygon cuts a card's rounded corners
-    and can sit pixels off its sides; the straight middle parts of the outline fix each side exactly."""
-    points = contour.reshape(-1, 2).astype(np.float32)
-    lines = []
-    for i in range(4):
-        a, b = rough[i], rough[(i + 1) % 4]
-        ab = b - a
-        length = float(np.linalg.norm(ab))
-        if length < 4:
-            return None
-        t = (points - a) @ ab / length**2
-        dist = np.abs(np.cross(ab, points - a)) / length
-        near = points[(t > 0.15) & (t < 0.85) & (dist < 0.08 * length + 2)]
-        if len(near) < 2:
-            return None
-        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
-    corners = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        det = d1[0] * -d2[1] + d2[0] * d1[1]
-        if abs(det) < 1e-3:
-            return None
-        t1 = ((p2 - p1)[0] * -d2[1] + d2[0] * (p2 - p1)[1]) / det
-        corners.append(p1 + t1 * d1)
-    quad = np.array(corners, np.float32)
-    return quad if np.abs(quad - rough).max() < 0.25 * np.linalg.norm(rough[2] - rough[0]) else None
 
 
 def _side_balance(q: np.ndarray) -> float:

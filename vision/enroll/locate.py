@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.cards.geometry import fit_sides
+
 WORK_LONG_SIDE = 1600  # photos are searched at most this large, corners mapped back
 BORDER = 0.04  # fraction of the image whose median colour is the cloth
 MIN_AREA = 0.0004  # of the image, below that a blob is dirt
@@ -197,38 +199,7 @@ def quad_of_contour(contour: np.ndarray) -> np.ndarray | None:
         return None
     if abs(cv2.contourArea(approx)) / area < 0.85:
         return None
-    return _clockwise(_refine(contour.reshape(-1, 2).astype(np.float32), approx))
-
-
-def _refine(points: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """Intersect lines fitted to the middle part of each side."""
-    lines = []
-    for i in range(4):
-        a, b = corners[i], corners[(i + 1) % 4]
-        side = b - a
-        length = float(np.linalg.norm(side))
-        if length < 4:
-            return corners
-        t = (points - a) @ side / length**2
-        normal = np.array([-side[1], side[0]]) / length
-        off = np.abs((points - a) @ normal)
-        near = points[(t > SIDE_TRIM) & (t < 1 - SIDE_TRIM) & (off < max(3.0, 0.04 * length))]
-        if len(near) < 5:
-            return corners
-        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    out = []
-    for i in range(4):
-        (p, d), (q, e) = lines[i - 1], lines[i]
-        m = np.array([d, -e]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return corners
-        s = np.linalg.solve(m, q - p)
-        out.append(p + s[0] * d)
-    refined = np.array(out, np.float32)
-    if np.abs(refined - corners).max() > 0.15 * np.linalg.norm(corners[1] - corners[0]) + 3:
-        return corners
-    return refined
+    return _clockwise(fit_sides(contour.reshape(-1, 2).astype(np.float32), approx, SIDE_TRIM))
 
 
 def _clockwise(q: np.ndarray) -> np.ndarray:
