@@ -5,6 +5,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from engine.cards import CardError, parse_card
+
+UNREAD = "?"  # a card the recogniser saw but could not name
+
 # game name -> "module:class" of its table model; data, not branches.
 TABLES: dict[str, str] = {
     "scoundrel": "companion.tables.scoundrel:ScoundrelTable",
@@ -19,3 +23,13 @@ def table_model(game: str, setup: dict[str, Any]) -> Any | None:
         return None
     module_name, _, class_name = target.partition(":")
     return getattr(importlib.import_module(module_name), class_name)(setup)
+
+
+def read_code(value: Any, where: str) -> str:
+    """An observation's card as its code ('?' for an unread one); ValueError names where a bad code stands."""
+    if value is None or value == UNREAD:
+        return UNREAD
+    try:
+        return parse_card(value).code
+    except CardError as exc:
+        raise ValueError(f"{where}: {exc}") from None

@@ -14,11 +14,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from companion.tables import UNREAD, read_code
 from engine.cards import CardError, parse_card
 from engine.game import Game, RecordError
 from engine.scoundrel import DECK, card_code, deal, is_scoundrel_card
 
-UNREAD = "?"  # a card the recogniser saw but could not name
 ROOM_SIZE = 4
 FULL_DECK: tuple[str, ...] = tuple(card_code(c) for c in DECK)
 VERBS: tuple[str, ...] = ("equip {}", "drink {}", "fight {} bare", "fight {} weapon")
@@ -39,15 +39,6 @@ class View:
         return [*self.room, *([self.weapon] if self.weapon else []), *self.monsters]
 
 
-def _code(value: Any, where: str) -> str:
-    if value is None or value == UNREAD:
-        return UNREAD
-    try:
-        return parse_card(value).code
-    except CardError as exc:
-        raise ValueError(f"{where}: {exc}") from None
-
-
 def parse_view(obs: Any) -> View:
     """Read a recogniser's Scoundrel zone dict; piles (dungeon, discard) are face down and not compared."""
     if not isinstance(obs, dict):
@@ -57,9 +48,9 @@ def parse_view(obs: Any) -> View:
         raise ValueError("room and weapon_monsters must be lists of card codes")
     weapon = obs.get("weapon")
     return View(
-        tuple(_code(c, f"room[{i}]") for i, c in enumerate(room)),
-        None if weapon is None else _code(weapon, "weapon"),
-        tuple(_code(c, f"weapon_monsters[{i}]") for i, c in enumerate(monsters)),
+        tuple(read_code(c, f"room[{i}]") for i, c in enumerate(room)),
+        None if weapon is None else read_code(weapon, "weapon"),
+        tuple(read_code(c, f"weapon_monsters[{i}]") for i, c in enumerate(monsters)),
     )
 
 

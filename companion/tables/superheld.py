@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.cards import CardError, parse_card
+from companion.tables import UNREAD, read_code
 from engine.game import Game
 from engine.superheld.deck import MAP_CARDS, code
 from engine.superheld.journey import enter, take
@@ -49,13 +49,6 @@ class View:
         return {"map": list(self.up), "face_down": self.down, "hero": self.hero}
 
 
-def _code(value: Any, where: str) -> str:
-    try:
-        return parse_card(value).code
-    except CardError as exc:
-        raise ValueError(f"{where}: {exc}") from None
-
-
 def parse_view(obs: Any) -> View:
     """Read a Superheld observation (`map`, `face_down`, `hero`); cards off the map are not compared."""
     if not isinstance(obs, dict):
@@ -65,10 +58,10 @@ def parse_view(obs: Any) -> View:
         raise ValueError("map must be a list of card codes")
     if isinstance(down, bool) or not isinstance(down, int) or down < 0:
         raise ValueError(f"face_down must be a count of cards, got {down!r}")
-    up = tuple(_code(c, f"map[{i}]") for i, c in enumerate(cards) if c != "?")
+    up = tuple(c for c in (read_code(c, f"map[{i}]") for i, c in enumerate(cards)) if c != UNREAD)
     if len(set(up)) != len(up):
         raise ValueError("map names a card twice")
-    return View(tuple(sorted(up)), down, None if hero is None else _code(hero, "hero"))
+    return View(tuple(sorted(up)), down, None if hero is None else read_code(hero, "hero"))
 
 
 class SuperheldTable:
