@@ -49,7 +49,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     """The board's grid, or None when no tile-like region is found."""
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     raw_mask, table_lab, table_cut = _board_mask(lab)
     hand = _hands(work, raw_mask, lab)
     raw_mask &= ~hand
@@ -259,8 +259,17 @@ def _single_tile(mask: np.ndarray) -> np.ndarray | None:
 
 
 def table_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """Colour distance from the table; darker than the table counts little (shadows are table too)."""
-    diff = lab - np.asarray(table, lab.dtype)  # float32 pictures stay float32: this runs over whole boards
+    """Colour distance from the table; darker than the table counts little (shadows are table too).
+
+    A uint8 Lab picture goes through one look-up table per channel (it runs over whole boards).
+    """
+    if lab.dtype == np.uint8 and lab.ndim == 3:
+        levels = np.arange(256, dtype=np.float32)[:, None] - np.asarray(table, np.float32)[None, :]  # (256, 3)
+        levels[:, 0] *= np.where(levels[:, 0] > 0, 0.25, 0.08)
+        squares = cv2.LUT(lab, (levels * levels).reshape(1, 256, 3))
+        return cv2.sqrt(cv2.transform(squares, np.ones((1, 3), np.float32)))
+    lab = lab if lab.dtype.kind == "f" else lab.astype(np.float32)
+    diff = lab - np.asarray(table, lab.dtype)  # float32 pictures stay float32
     light = diff[..., 0]
     light *= np.where(light > 0, 0.25, 0.08).astype(lab.dtype)
     return np.sqrt(light * light + diff[..., 1] * diff[..., 1] + diff[..., 2] * diff[..., 2])

@@ -92,7 +92,7 @@ def _confirmed(lab: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray, n
     Colour alone confuses a city-covered tile with a wooden table, and a hole in the board with a
     tile; fields and shields settle most cases (a lone C on a table of its colour is still lost).
     """
-    unlike_table = table_distance(lab.astype(np.float32), grid.table_lab) > grid.table_cut
+    unlike_table = table_distance(lab, grid.table_lab) > grid.table_cut
     a, b = int(0.12 * PATCH), int(0.88 * PATCH)
     ox = np.array([(i - x0) * PATCH for i, _ in box])
     oy = np.array([(j - y0) * PATCH for _, j in box])
