@@ -8,6 +8,7 @@ outlines) are dropped by size, which the rectified board fixes in tile units.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -104,11 +105,13 @@ class Blob:
         mask[y:y + h, x:x + w] |= self.crop.astype(mask.dtype)
 
 
-def _nearest_lut(calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
-    """Nearest calibrated colour and its distance for every Lab cell of 8 x 8 x 8 units (fast per-pixel lookup)."""
+@lru_cache(maxsize=8)
+def _nearest_lut(colours: tuple[tuple[str, tuple[float, ...]], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest calibrated colour and its distance for every Lab cell of 8 x 8 x 8 units (fast per-pixel lookup);
+    `colours` is the calibration as (name, Lab) pairs, so one calibration's tables are built once."""
     grid = np.arange(4, 256, 8, dtype=np.float32)
     cells = np.stack(np.meshgrid(grid, grid, grid, indexing="ij"), axis=-1).reshape(-1, 3)
-    dist = np.stack([_distance(cells, ref) for ref in calibration.colours.values()])
+    dist = np.stack([_distance(cells, np.array(ref, np.float32)) for _, ref in colours])
     return dist.argmin(axis=0).astype(np.uint8), dist.min(axis=0)
 
 
@@ -143,23 +146,24 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
     """
     if lab is None:
         lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
-    nearest_lut, dist_lut = _nearest_lut(calibration)
+    nearest_lut, dist_lut = _nearest_lut(tuple((n, tuple(map(float, c))) for n, c in calibration.colours.items()))
     q = lab >> 3
     index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
-    distance = np.where(near_tiles, dist_lut[index], np.inf)
+    distance = dist_lut[index]
     nearest = nearest_lut[index]
     loosest = max(distances)
+    within = near_tiles & (distance < loosest)
     blobs: list[Blob] = []
     for k, name in enumerate(calibration.colours):
         # tighter masks are subsets of the loosest one: label the board once, the rest within each blob's box
-        loose = (nearest == k) & (distance < loosest)
+        loose = within & (nearest == k)
         rows, cols = np.flatnonzero(loose.any(axis=1)), np.flatnonzero(loose.any(axis=0))
         if len(rows) == 0:
             continue
         # only the part of the board where this colour occurs is labelled (a pixel of margin for the opening)
         top, left = max(0, rows[0] - 1), max(0, cols[0] - 1)
         area_box = np.s_[top:rows[-1] + 2, left:cols[-1] + 2]
-        mine = np.where(nearest[area_box] == k, distance[area_box], np.inf)
+        mine = distance[area_box]  # within a blob of this colour, its pixels' distance to it
         n, labels, stats = _components(loose[area_box].astype(np.uint8))
         for i in range(1, n):
             x, y, w, h, area = stats[i]
