@@ -126,7 +126,7 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
     if model is None and trace is None:
         found = candidates(board_bgr, near_tiles, patch, calibration, (PIXEL_DISTANCE,), lab)
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
-    found = candidates(board_bgr, near_tiles, patch, calibration, lab=lab)
+    found = candidates(board_bgr, near_tiles, patch, calibration, lab=lab, rules=model is None)
     if trace is not None:
         trace["board"] = board_bgr
         trace["candidates"] = found
@@ -138,11 +138,13 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
 
 
 def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
-               distances: tuple[float, ...] = CANDIDATE_DISTANCES, lab: np.ndarray | None = None) -> list[Blob]:
+               distances: tuple[float, ...] = CANDIDATE_DISTANCES, lab: np.ndarray | None = None,
+               rules: bool = True) -> list[Blob]:
     """Blobs of a calibrated colour and about a meeple's size, whole and cut at thin bridges (permissive).
 
     Several colour distances: a tight one parts a meeple from art of a like colour (a red meeple on a
-    red-roofed city), a loose one keeps a blurred or shaded one whole.
+    red-roofed city), a loose one keeps a blurred or shaded one whole. `rules`: whether to judge each
+    candidate by the outline rules too (`Blob.rule_ok`; the verifier, when there is one, decides alone).
     """
     if lab is None:
         lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
@@ -179,7 +181,8 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
                 # the loosest blob is already labelled: only the tighter ones need labelling again
                 known = (2, own.astype(np.int32), np.array([[0, 0, 0, 0, 0], [x - x0, y - y0, w, h, area]]))
                 blobs += _colour_blobs(own & (mine[box] < limit), (x0 + left, y0 + top), lab, name, patch, calibration,
-                                       BLOB_DISTANCE * limit / PIXEL_DISTANCE, known if limit == loosest else None)
+                                       BLOB_DISTANCE * limit / PIXEL_DISTANCE, known if limit == loosest else None,
+                                       rules)
     return blobs
 
 
@@ -192,7 +195,7 @@ def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
 
 def _colour_blobs(close: np.ndarray, offset: tuple[int, int], lab: np.ndarray, name: str, patch: int,
                   calibration: Calibration, blob_limit: float,
-                  labelled: tuple[int, np.ndarray, np.ndarray] | None = None) -> list[Blob]:
+                  labelled: tuple[int, np.ndarray, np.ndarray] | None = None, rules: bool = True) -> list[Blob]:
     area_unit = patch * patch
     n, labels, stats = labelled if labelled is not None else _components(close.astype(np.uint8))
     blobs: list[Blob] = []
@@ -212,7 +215,7 @@ def _colour_blobs(close: np.ndarray, offset: tuple[int, int], lab: np.ndarray, n
             pixels = lab[top:top + ph, left:left + pw][piece].astype(np.float32)
             if np.median(_distance(pixels, calibration.colours[name])) > blob_limit:
                 continue
-            rule_ok = _meeple_like(piece, area_unit, MIN_SHAPE if piece is part else PIECE_SHAPE)
+            rule_ok = not rules or _meeple_like(piece, area_unit, MIN_SHAPE if piece is part else PIECE_SHAPE)
             blobs.append(Blob(name, _foot_in(piece, left, top), (left, top), piece, rule_ok))
     return blobs
 
