@@ -9,13 +9,15 @@ fanned cards whose body is covered).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.cards.backs import back_designs
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
-from vision.cards.geometry import outline_from_index, portrait_corners, quad_iou, rotate_corners
-from vision.cards.identity import read_cards
+from vision.cards.geometry import index_crop, outline_from_index, portrait_corners, quad_iou, rotate_corners
+from vision.cards.identity import classify, read_cards
+from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 from vision.cards.outline import refine
 from vision.detections import CardDetections
 
@@ -46,8 +48,12 @@ def _card_outlines(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tu
 
 
 def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
-    """Face-down boxes where no face was read: a face read there proves the detector wrong."""
-    keep = np.array([all(quad_iou(q, f) < 0.3 for f in faces.corners) for q in backs.quads], bool)
+    """Face-down boxes where no face was read: a face read over one, or around its centre, proves the detector
+    wrong (a court card's red picture looks like a back to it); so does a back far smaller than the faces."""
+    areas = [cv2.contourArea(f) for f in faces.corners]
+    least = 0.4 * float(np.median(areas)) if areas else 0.0
+    keep = np.array([all(quad_iou(q, f) < 0.3 and not _inside(q.mean(axis=0), f) for f in faces.corners)
+                     and cv2.contourArea(q) >= least for q in backs.quads], bool).reshape(-1)
     return Boxes(backs.quads[keep], backs.classes[keep], backs.scores[keep])
 
 
@@ -104,9 +110,6 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
 
 def read_cards_first(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Read only the printed top-left index of each outline (the other corner is a guess, often covered)."""
-    from vision.cards.geometry import index_crop
-    from vision.cards.identity import classify
-    from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 
     p = classify(np.stack([index_crop(image, o) for o in outlines]))
     best = p.argmax(axis=1)
@@ -122,7 +125,5 @@ def _backs(image: np.ndarray, backs: Boxes) -> CardDetections:
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
-    import cv2
-
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(point[0]), float(point[1])),
                                 False) >= 0
