@@ -163,9 +163,10 @@ def _channels(image: np.ndarray) -> list[np.ndarray]:
 
 def _relative(gray: np.ndarray) -> np.ndarray:
     """Brightness over the local light level: under a lamp's gradient a card is brighter than the table around
-    it, though not brighter than the lit side of the whole image."""
-    sigma = max(gray.shape) / 10
-    light = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), sigma) + 8.0
+    it, though not brighter than the lit side of the whole image. The light is blurred at 1/8 scale (cheap)."""
+    h, w = gray.shape
+    small = cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA).astype(np.float32)
+    light = cv2.resize(cv2.GaussianBlur(small, (0, 0), max(h, w) / 80), (w, h), interpolation=cv2.INTER_LINEAR) + 8.0
     return np.clip(gray.astype(np.float32) / light * 128, 0, 255).astype(np.uint8)
 
 
@@ -175,16 +176,25 @@ def _card_quad(contour: np.ndarray, min_area: float, max_area: float) -> tuple[f
     if not min_area <= area <= max_area:
         return None
     hull = cv2.convexHull(contour)
-    quad = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    rough = quad.astype(np.float32)
-    quad = fit_sides(contour.reshape(-1, 2).astype(np.float32), rough, 0.15, 0.08) if len(quad) == 4 else rough
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0 or area / hull_area < MIN_FILL:
+        return None  # dented: touching cards, a hand
+    rough = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float32)
+    rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+    if _card_shape(rect, hull_area) is None:
+        return None  # cheap test first: most blobs fail it, and the side fit costs more
+    quad = fit_sides(contour.reshape(-1, 2).astype(np.float32), rough, 0.15, 0.08) if len(rough) == 4 else rough
     if len(quad) != 4 or quad is rough:  # not four-sided, or the sides would not fit: the rotated rectangle
-        quad = cv2.boxPoints(cv2.minAreaRect(contour))
-    quad = quad.astype(np.float32)
-    quad_area, hull_area = cv2.contourArea(quad), cv2.contourArea(hull)
-    if quad_area <= 0 or hull_area <= 0:
+        quad = rect
+    return _card_shape(quad, hull_area)
+
+
+def _card_shape(quad: np.ndarray, hull_area: float) -> tuple[float, np.ndarray] | None:
+    """(shape score, portrait quad) when a quad is a card seen at up to ~45 degrees that fits its blob's hull."""
+    quad_area = cv2.contourArea(quad)
+    if quad_area <= 0:
         return None
-    fill = min(area / hull_area, quad_area / hull_area, hull_area / quad_area)
+    fill = min(quad_area / hull_area, hull_area / quad_area)
     if fill < MIN_FILL:
         return None
     q = portrait_corners(quad)
