@@ -17,7 +17,7 @@ ASPECT = (1.15, 1.65)  # long / short side: 88/63 = 1.40; a short fan of two car
 MIN_AREA = 0.004  # of the image
 MAX_AREA = 0.8
 MIN_FILL = 0.86  # blob area / its hull's, and hull against its fitted quad
-LEVELS = (0.45, 0.55, 0.65, 0.75, 0.85, 0.92, 0.97)  # quantiles of each channel to cut at
+LEVELS = (0.45, 0.6, 0.75, 0.85, 0.92, 0.97)  # quantiles of each channel to cut at
 NMS_IOU = 0.3  # two outlines overlapping this much are one card (of a pile only the top counts)
 SNAP = 4  # px a side may move onto its edge
 MIN_EDGE = 0.6  # edge on a quad's outline / (on it + beside it): 0.5 is no edge at all
