@@ -56,7 +56,8 @@ def propose(image: np.ndarray) -> np.ndarray:
             found = _card_quad(c, min_area, max_area)
             if found is not None:
                 candidates.append(found)
-    scored = [(shape * support, q) for shape, q in candidates if (support := _edge_support(edges, q)) >= MIN_EDGE]
+    scored = [(shape * support, q) for shape, q in _distinct(candidates)
+              if (support := _edge_support(edges, q)) >= MIN_EDGE]
     return np.array([_snap(gradient, q) / scale for q in _suppress(scored)], np.float32).reshape(-1, 4, 2)
 
 
@@ -71,51 +72,48 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray, per_side: int = 24) -> fl
     are crisp, even a white card's on white paper, and its margin inside is plain even on a carpet. Relative,
     so it does not depend on the image's contrast."""
     t = (np.arange(per_side) + 0.5) / per_side
-    centre = quad.mean(axis=0)
-    on, beside = [], []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        points = a + t[:, None] * (b - a)
-        normal = np.array([a[1] - b[1], b[0] - a[0]], np.float32)
-        normal /= max(1e-6, float(np.linalg.norm(normal)))
-        if np.dot(normal, centre - a) > 0:
-            normal = -normal  # outward
-        on.append(_sample(edges, points))
-        outside, inside = points + EDGE_OFFSET * normal, points - EDGE_OFFSET * normal
-        beside.append(np.minimum(_sample(edges, outside), _sample(edges, inside)))
-    on_mean, beside_mean = float(np.mean(on)), float(np.mean(beside))
+    points, inward = _side_points(quad, t)
+    on = _sample(edges, points)
+    beside = np.minimum(_sample(edges, points - EDGE_OFFSET * inward), _sample(edges, points + EDGE_OFFSET * inward))
+    on_mean, beside_mean = float(on.mean()), float(beside.mean())
     return on_mean / (on_mean + beside_mean + EDGE_FLOOR)
+
+
+def _side_points(quad: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points at fractions `t` along each side (4, len(t), 2) and each side's inward unit normal (4, 1, 2)."""
+    a, b = quad, np.roll(quad, -1, axis=0)
+    points = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]
+    normal = np.stack([a[:, 1] - b[:, 1], b[:, 0] - a[:, 0]], axis=1)
+    normal /= np.maximum(1e-6, np.linalg.norm(normal, axis=1, keepdims=True))
+    flip = np.sum(normal * (quad.mean(axis=0) - a), axis=1) < 0
+    normal[flip] *= -1
+    return points, normal[:, None, :].astype(np.float32)
 
 
 def _snap(gradient: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Move each side, parallel to itself, onto the strongest edge within a few pixels: a blob cut at a low
     level takes in the blurred halo around a card and its shadow, so its outline sits a little outside."""
-    centre = quad.mean(axis=0)
     t = (np.arange(32) + 0.5) / 32 * 0.7 + 0.15  # the straight middle of each side, clear of rounded corners
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        normal = np.array([a[1] - b[1], b[0] - a[0]], np.float32)
-        normal /= max(1e-6, float(np.linalg.norm(normal)))
-        if np.dot(normal, centre - a) < 0:
-            normal = -normal  # inward
-        points = a + t[:, None] * (b - a)
-        best = max(range(-SNAP, SNAP + 1), key=lambda off: float(_sample(gradient, points + off * normal).mean()))
-        lines.append((a + best * normal, b - a))
+    points, inward = _side_points(quad, t)
+    offsets = np.arange(-SNAP, SNAP + 1, dtype=np.float32)
+    shifted = points[None] + offsets[:, None, None, None] * inward[None]  # offset, side, point, xy
+    best = offsets[_sample(gradient, shifted).mean(axis=2).argmax(axis=0)]  # per side
+    starts = quad + best[:, None] * inward[:, 0, :]
+    directions = np.roll(quad, -1, axis=0) - quad
     corners = []
     for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([d1, -d2], np.float32).T
+        m = np.array([directions[i - 1], -directions[i]], np.float32).T
         if abs(np.linalg.det(m)) < 1e-6:
             return quad
-        t1 = np.linalg.solve(m, p2 - p1)[0]
-        corners.append(p1 + t1 * d1)
+        t1 = np.linalg.solve(m, starts[i] - starts[i - 1])[0]
+        corners.append(starts[i - 1] + t1 * directions[i - 1])
     return np.array(corners, np.float32)
 
 
 def _sample(values: np.ndarray, points: np.ndarray) -> np.ndarray:
-    xs = np.clip(np.round(points[:, 0]).astype(int), 0, values.shape[1] - 1)
-    ys = np.clip(np.round(points[:, 1]).astype(int), 0, values.shape[0] - 1)
+    """Values at the nearest pixels of points (..., 2), clamped to the image."""
+    xs = np.clip(np.rint(points[..., 0]).astype(np.int32), 0, values.shape[1] - 1)
+    ys = np.clip(np.rint(points[..., 1]).astype(np.int32), 0, values.shape[0] - 1)
     return values[ys, xs]
 
 
@@ -204,6 +202,17 @@ def _card_shape(quad: np.ndarray, hull_area: float) -> tuple[float, np.ndarray] 
         return None
     aspect_error = abs(np.log(long / short / (88 / 63)))
     return fill - aspect_error, q
+
+
+def _distinct(candidates: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarray]]:
+    """The best-shaped of the candidates whose corners agree within 2 px: most cards are found at several
+    levels and channels alike, and judging each copy's edges is the sweep's main cost."""
+    best: dict[bytes, tuple[float, np.ndarray]] = {}
+    for shape, q in candidates:
+        key = np.rint(q / 4).astype(np.int32).tobytes()
+        if key not in best or best[key][0] < shape:
+            best[key] = (shape, q)
+    return list(best.values())
 
 
 def _side_balance(q: np.ndarray) -> float:
