@@ -49,12 +49,20 @@ def _card_outlines(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tu
 
 def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
     """Face-down boxes where no face was read: a face read over one, or around its centre, proves the detector
-    wrong (a court card's red picture looks like a back to it); so does a back far smaller than the faces."""
+    wrong (a court card's red picture looks like a back to it); so does a back far smaller than the faces.
+    A back seen twice (two overlapping boxes) is one."""
     areas = [cv2.contourArea(f) for f in faces.corners]
     least = 0.4 * float(np.median(areas)) if areas else 0.0
-    keep = np.array([all(quad_iou(q, f) < 0.3 and not _inside(q.mean(axis=0), f) for f in faces.corners)
-                     and cv2.contourArea(q) >= least for q in backs.quads], bool).reshape(-1)
-    return Boxes(backs.quads[keep], backs.classes[keep], backs.scores[keep])
+    keep = [all(quad_iou(q, f) < 0.3 and not _inside(q.mean(axis=0), f) for f in faces.corners)
+            and cv2.contourArea(q) >= least for q in backs.quads]
+    chosen: list[int] = []  # one box per back: of two overlapping boxes the more confident
+    for i in np.argsort(-backs.scores):
+        q = backs.quads[i]
+        if keep[i] and all(quad_iou(q, backs.quads[k]) < 0.3 and not _inside(q.mean(axis=0), backs.quads[k])
+                           for k in chosen):
+            chosen.append(int(i))
+    idx = np.array(sorted(chosen), int)
+    return Boxes(backs.quads[idx].reshape(-1, 4, 2), backs.classes[idx], backs.scores[idx])
 
 
 def _unique(dets: CardDetections, iou: float = 0.5) -> CardDetections:
