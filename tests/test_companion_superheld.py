@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from companion import calibration, overlay
 from companion.hero import camera_marks, superheld_board
@@ -22,17 +22,7 @@ from engine.superheld.layouts import practice_state, random_layout
 from vision.synth.scene import Placement, compose
 from vision.truth import truth_detections
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run"]
 SETUP = {"map": [list(cell) for cell in random_layout(random.Random(4))], "capital": "KS"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture()
