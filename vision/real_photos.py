@@ -40,5 +40,3 @@ def real_images(folder: Path, split: str = "all") -> list[tuple[Path, Path]]:
         if image is not None:
             pairs.append((image, xml))
     return pairs if split == "all" else pairs[SPLITS.index(split) - 1::2]
-
-

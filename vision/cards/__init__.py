@@ -39,12 +39,10 @@ def _card_outlines(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tu
     """Outlines to read, with their detector-like scores: the classical blobs (a lone card's own edges, tighter
     than any box) and the detector's face-up boxes that no blob covers, tightened on the card's edges. A blob
     that is no face (a back, two cards side by side) reads as "none" and is dropped."""
-    alone = [all(quad_iou(q, p) < 0.3 for p in proposals) for q in cards.quads]
-    boxes = [q for q, a in zip(cards.quads, alone, strict=True) if a]
-    scores = [float(s) for s, a in zip(cards.scores, alone, strict=True) if a]
-    outlines = [portrait_corners(refine(image, q)) for q in boxes] + list(proposals)
-    return (np.array(outlines, np.float32).reshape(-1, 4, 2),
-            np.array(scores + [PROPOSAL_SCORE] * len(proposals), np.float32))
+    alone = np.array([all(quad_iou(q, p) < 0.3 for p in proposals) for q in cards.quads], bool).reshape(-1)
+    boxes = Boxes(cards.quads[alone], cards.classes[alone], cards.scores[alone])
+    outlines = np.concatenate([_outlines(image, boxes), np.asarray(proposals, np.float32).reshape(-1, 4, 2)])
+    return outlines, np.concatenate([boxes.scores, np.full(len(proposals), PROPOSAL_SCORE)]).astype(np.float32)
 
 
 def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
@@ -118,7 +116,6 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
 
 def read_cards_first(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Read only the printed top-left index of each outline (the other corner is a guess, often covered)."""
-
     p = classify(np.stack([index_crop(image, o) for o in outlines]))
     best = p.argmax(axis=1)
     codes = [CROP_CLASSES[b] if b != NONE_CLASS else "none" for b in best]

@@ -125,9 +125,9 @@ def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None 
     model = load_onnx(init) if init is not None else build_model()
     lr = 5e-4 if init is not None else 3e-3
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    steps = epochs * (len(x) // 128 + 1)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     n_real = int(128 * real_share) if len(xr) else 0
+    steps = epochs * -(-len(x) // (128 - n_real))  # batches per epoch: the synthetic part of each is 128 - n_real
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     for epoch in range(epochs):
         model.train()
         order = rng.permutation(len(x))
@@ -142,8 +142,7 @@ def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None 
             opt.zero_grad()
             loss.backward()
             opt.step()
-            if sched.last_epoch + 1 < steps:
-                sched.step()
+            sched.step()
             total += float(loss.detach()) * len(idx)
         acc = accuracy(model, xv, yv)
         print(f"epoch {epoch + 1}/{epochs} loss {total / len(x):.4f} val acc {acc:.4f} ({time.time() - start:.0f} s)",
