@@ -245,7 +245,8 @@ class Painter:
             self.paste(scene, "back", (DISCARD_AT[0] + rng.normal(0, 1.2), DISCARD_AT[1] - 0.5 * i), rng.normal(0, 4))
         return scene
 
-    def paste(self, scene: np.ndarray, code: str, centre: tuple[float, float], angle: float) -> None:
+    def paste(self, scene: np.ndarray, code: str, centre: tuple[float, float], angle: float) -> np.ndarray:
+        """Lays a card (its code or "back") centred at table mm `centre`; returns its corners (image px)."""
         from vision.synth.cards import card_alpha
         from vision.synth.scene import paste_card_mask
 
@@ -255,6 +256,15 @@ class Painter:
                           [-CARD_W / 2, CARD_H / 2]], np.float32)
         corners = self.project(local @ rot.T + np.array(centre, np.float32))
         paste_card_mask(scene, _card_image(code, self.card_px), corners, card_alpha(self.card_px), shadow=0.25)
+        return corners
+
+    def pawn(self, scene: np.ndarray, at: tuple[float, float], paint: tuple[int, int, int], tilt: float = 0.0,
+             seed: int = 0) -> tuple[float, float]:
+        """Stands a wooden pawn on table mm `at` (`tilt`: degrees the camera looks off vertical); returns its foot."""
+        foot = self.project(np.array([at]))[0]
+        px_mm = float(np.linalg.norm(self.project(np.array([[at[0] + 1.0, at[1]]]))[0] - foot))
+        draw_pawn(scene, (float(foot[0]), float(foot[1])), px_mm, paint, tilt, np.random.default_rng(seed))
+        return float(foot[0]), float(foot[1])
 
     def frame(self, table: Table, hand: tuple[float, float] | None, carried: str | None, visit: int) -> np.ndarray:
         from vision.synth.hands import hand_mask, paint_hand
@@ -269,6 +279,71 @@ class Painter:
             mask = hand_mask((2 * h, 3 * w), np.random.default_rng(1000 + visit), (int(ax) + w, int(ay) + h))
             paint_hand(scene, np.random.default_rng(2000 + visit), np.ascontiguousarray(mask[h:, w:2 * w]))
         return (scene.astype(np.float32) * self.light).clip(0, 255).astype(np.uint8)
+
+
+# a turned wooden pawn, from its foot up: (height mm, radius mm) of its profile; the head is a ball on top
+PAWN_PROFILE = ((0.0, 9.0), (3.0, 9.0), (4.5, 6.5), (14.0, 3.8), (16.0, 4.5), (19.0, 6.0), (23.0, 4.8), (25.0, 0.0))
+PAWN_LIGHT = np.array([-0.4, -0.45, 0.8])  # towards the lamp: left, far side (image up), above
+
+
+def draw_pawn(img: np.ndarray, foot: tuple[float, float], px_mm: float, paint: tuple[int, int, int], tilt: float,
+              rng: np.random.Generator) -> np.ndarray:
+    """A shaded pawn and its soft shadow, drawn as stacked discs of its profile seen `tilt` degrees off vertical.
+
+    Each disc at height z is an ellipse (squashed by cos tilt) shifted towards the image top by z sin tilt;
+    the higher discs cover the lower ones, as the nearer parts do for a camera above. Painted at twice the
+    size and shrunk, so its rim is smooth. Returns the image-sized mask of the pawn's own pixels.
+    """
+    k = 2  # supersampling
+    t = np.radians(tilt)
+    s = px_mm * k
+    top = PAWN_PROFILE[-1][0]
+    half = int(np.ceil((max(r for _, r in PAWN_PROFILE) + top) * px_mm)) + 4
+    x0, y0 = int(foot[0]) - half, int(foot[1]) - half
+    size = 2 * half * k
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    cx, cy = (foot[0] - x0) * k, (foot[1] - y0) * k
+    colour = np.clip(np.array(paint, np.float32) * rng.uniform(0.92, 1.08) + rng.normal(0, 5, 3), 0, 255)
+    out = np.zeros((size, size, 3), np.float32)
+    cover = np.zeros((size, size), np.float32)
+    heights = np.linspace(0.0, top, 60)
+    radii = np.interp(heights, [h for h, _ in PAWN_PROFILE], [r for _, r in PAWN_PROFILE])
+    slope = np.gradient(radii, heights)
+    # the cast shadow: the pawn's outline thrown away from the lamp, blurred
+    shadow = np.zeros((size, size), np.float32)
+    for z, r in zip(heights, radii, strict=True):
+        sx, sy = cx + 0.35 * z * s, cy + 0.25 * z * s * np.cos(t)
+        cv2.ellipse(shadow, (int(sx), int(sy)), (max(1, int(r * s)), max(1, int(r * s * np.cos(t)))), 0, 0, 360, 1, -1)
+    for z, r, dr in zip(heights, radii, slope, strict=True):
+        if r <= 0:
+            continue
+        ex, ey = cx, cy - z * s * np.sin(t)
+        u, v = (xx - ex) / (r * s), (yy - ey) / (r * s * max(np.cos(t), 1e-3))
+        inside = u * u + v * v <= 1.0
+        # the surface normal there: outwards around the axis, tipped up where the profile narrows
+        n = np.stack([u, v * np.cos(t), np.full_like(u, -dr)], axis=-1)
+        n[..., 2] += np.sqrt(np.clip(1 - u * u - v * v, 0, 1)) * (1.0 if z >= top - 6.5 or z < 3.5 else 0.2)
+        n /= np.linalg.norm(n, axis=-1, keepdims=True) + 1e-6
+        lit = np.clip(n @ PAWN_LIGHT, 0, 1)
+        shade = 0.62 + 0.45 * lit + 0.2 * lit ** 12  # ambient, diffuse, a little gloss of the varnish
+        out[inside] = colour * shade[inside, None]
+        cover[inside] = 1.0
+    small = (2 * half, 2 * half)
+    cover = cv2.resize(cover, small, interpolation=cv2.INTER_AREA)
+    out = cv2.resize(out, small, interpolation=cv2.INTER_AREA)
+    shadow = cv2.GaussianBlur(cv2.resize(shadow, small, interpolation=cv2.INTER_AREA), (0, 0), 1.5 * px_mm)
+    h, w = img.shape[:2]
+    drawn = np.zeros((h, w), bool)
+    bx0, by0, bx1, by1 = max(0, x0), max(0, y0), min(w, x0 + 2 * half), min(h, y0 + 2 * half)
+    if bx1 <= bx0 or by1 <= by0:
+        return drawn
+    crop = np.s_[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0]
+    roi = img[by0:by1, bx0:bx1].astype(np.float32) * (1 - 0.45 * shadow[crop][..., None])
+    a = cover[crop][..., None]
+    lit = out[crop] / np.maximum(a, 1e-6)
+    img[by0:by1, bx0:bx1] = (roi * (1 - a) + lit * a).clip(0, 255).astype(np.uint8)
+    drawn[by0:by1, bx0:bx1] = a[..., 0] > 0.5
+    return drawn
 
 
 @cache
