@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -37,6 +37,7 @@ class RefereeLoop:
         self.stable: deque[tuple[int, float, float]] = deque(maxlen=2000)  # (pos, arrived, committed) per read
         self.frames = 0
         self._area: Any = None
+        self._config = self.gate.config
         self.calibrator = AutoCalibrator()
 
     def step(self, frame: Frame) -> Commit | None:
@@ -46,6 +47,7 @@ class RefereeLoop:
         if area != self._area:
             self._area = area
             self.gate.set_play_area(area)
+        self._follow_table()
         if not self.gate.feed(frame.image, frame.t):
             return None
         self.stable.append((frame.pos, frame.wall, time.monotonic()))
@@ -53,13 +55,22 @@ class RefereeLoop:
             return None
         reading = self.recogniser.read(frame.image)
         self.session.detections = reading.cards
-        self.calibrator.update(self.session, reading.cards, frame.image.shape)
+        if getattr(self.recogniser, "card_outlines", True):  # the table is measured from 63 x 88 mm cards only
+            self.calibrator.update(self.session, reading.cards, frame.image.shape)
         verdict = self.session.observe(reading.observation, frame.pos)
         live = self.session.state.live
         moves = len(live.match.record.moves) if live is not None else 0
         commit = Commit(frame.pos, frame.wall, time.monotonic(), verdict, moves)
         self.commits.append(commit)
         return commit
+
+    def _follow_table(self) -> None:
+        """A table whose smallest change is small (a meeple set down) lowers the share a new view must differ by."""
+        live = self.session.state.live
+        small = getattr(live.table, "change_fraction", None) if live is not None else None
+        fraction = min(self._config.change_fraction, small) if small is not None else self._config.change_fraction
+        if fraction != self.gate.config.change_fraction:
+            self.gate.config = replace(self.gate.config, change_fraction=fraction)
 
     def run_file(self, path: str, start_pos: int = 0) -> int:
         """Every frame of a video file, as fast as the machine goes (tests, `demo --check`); returns frames."""

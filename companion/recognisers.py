@@ -90,6 +90,39 @@ class ProfileSuperheld(ProfileCards):
     game = "superheld"
 
 
+class VisionCarcassonne:
+    """A Carcassonne board read by `vision.tiles.predict`; the meeple colours calibrated once.
+
+    The calibration is given (`vision.tiles.meeples.Calibration` or its JSON), or taken from the first
+    stable frame that shows no tile: the player shows one meeple of each colour on the bare table before
+    laying the start tile (`vision.tiles.meeples.calibrate`). Until then typical paint is assumed.
+    """
+
+    game = "carcassonne"
+    card_outlines = False  # its outlines are tiles: the auto calibration (63 x 88 mm cards) must not use them
+
+    def __init__(self, calibration: Any = None) -> None:
+        try:
+            from vision.tiles.meeples import Calibration, calibrate
+            from vision.tiles.pipeline import predict
+        except ImportError as exc:
+            raise RecogniserUnavailable(f"the board reader is not available: {exc}") from None
+        self.name = "vision.tiles"
+        self._predict, self._calibrate = predict, calibrate
+        self.calibration = Calibration.from_json(calibration) if isinstance(calibration, dict) else calibration
+
+    def read(self, image: np.ndarray) -> Reading:
+        from companion.tables.carcassonne import COLOUR_NAMES
+
+        out = self._predict(image, calibration=self.calibration)
+        if not out["tiles"] and self.calibration is None:
+            self.calibration = self._calibrate(image, COLOUR_NAMES)
+            out["calibration"] = self.calibration.to_json()
+        tiles = [{"code": f"{t['letter']}{t['rotation']}", "corners": t["corners"], "confidence": t["confidence"]}
+                 for t in out["tiles"]]
+        return Reading(out, tiles)
+
+
 def load_profile(ref: str | Path) -> Any:
     """A profile by name (the player's store) or by the path of its folder."""
     from vision.enroll.store import ProfileError, ProfileStore, check_name
@@ -161,8 +194,9 @@ def _in_play(game: str) -> list[str] | None:
     return deck() if deck is not None else None
 
 
-# game -> its recogniser with the general card pipeline
-RECOGNISERS: dict[str, type[VisionCards]] = {"scoundrel": VisionScoundrel, "superheld": VisionSuperheld}
+# game -> its recogniser with the general pipeline (cards, or the Carcassonne board reader)
+RECOGNISERS: dict[str, Callable[[], Recogniser]] = {"scoundrel": VisionScoundrel, "superheld": VisionSuperheld,
+                                                   "carcassonne": VisionCarcassonne}
 # game -> its recogniser over an enrolled deck profile
 PROFILE_RECOGNISERS: dict[str, type[ProfileCards]] = {"scoundrel": ProfileScoundrel, "superheld": ProfileSuperheld}
 

@@ -4,10 +4,16 @@ The search runs the engine itself: every legal sequence up to `max_depth` moves 
 the live game, and the table model says whether the state it reaches looks like the observation. When
 no legal sequence does, a single illegal move that would produce the table names the violation; when
 nothing does, the observation is a probable misread and the player decides.
+
+A table whose moves hide what they play (a face-down tile, seen only once laid) names, with `drawn`,
+the reveals the view implies before any move; the search then runs on the game as those reveals make
+it, and every verdict carries them. A table whose moves lie on the view (`moves_in_view`) reads the
+moves to try as violations off the view.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,10 +35,12 @@ class Verdict:
 
 
 def explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int = 2) -> Verdict:
+    live, drawn = _with_drawn(live, view)
     table, game = live.table, live.match.game
     assert table is not None
     for depth in range(max_depth + 1):
-        found = [{"moves": moves, "reveals": reveals} for moves, reveals in _fits(game, table, view, confirmed, depth)]
+        found = [{"moves": moves, "reveals": drawn + reveals}
+                 for moves, reveals in _fits(game, table, view, confirmed, depth)]
         if len(found) == 1:
             only = found[0]
             return Verdict("moves" if depth else "same", only["moves"], only["reveals"])
@@ -40,8 +48,22 @@ def explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int
             return Verdict("ambiguous", options=found, message=f"{len(found)} move sequences explain the table")
     violation = _violation(game, table, view, confirmed)
     if violation is not None:
+        violation.reveals = drawn
         return violation
-    return Verdict("misread", options=_guesses(game, table, view), message="no move explains what the camera sees")
+    guesses = [{**g, "reveals": drawn} for g in _guesses(game, table, view)]
+    return Verdict("misread", options=guesses, message="no move explains what the camera sees")
+
+
+def _with_drawn(live: LiveGame, view: Any) -> tuple[LiveGame, list[tuple[str, str]]]:
+    """The game as the reveals the view implies before any move make it (a copy), and those reveals."""
+    drawn = getattr(live.table, "drawn", None)
+    pairs = drawn(live.match.game, view) if drawn is not None else []
+    if not pairs:
+        return live, []
+    ghost = copy.copy(live)
+    ghost.table = copy.deepcopy(live.table)
+    ghost.reveal(pairs)  # replays into a new match: the live one is untouched
+    return ghost, pairs
 
 
 def _fits(game: Game, table: Any, view: Any, confirmed: frozenset[str], depth: int) -> list[tuple[list[str], Any]]:
@@ -78,7 +100,9 @@ def _sequences(game: Game, table: Any, depth: int) -> Iterator[list[str]]:
 def _violation(game: Game, table: Any, view: Any, confirmed: frozenset[str]) -> Verdict | None:
     if game.status != PLAYING:
         return None
-    for raw in table.wellformed_moves(game):
+    in_view = getattr(table, "moves_in_view", False)
+    tries = table.wellformed_moves(game, view) if in_view else table.wellformed_moves(game)
+    for raw in tries:
         move = game.parse_move(raw)
         problem = game.check(move)
         if problem is None:

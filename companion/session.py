@@ -115,6 +115,8 @@ class Session:
                 self._emit("table", {"room": room, "violation_view": None}, pos)
             self._resolve("explained", pos)
         elif verdict.kind == "violation":
+            for card, slot in verdict.reveals:  # a face-down tile laid against the rules is still seen
+                self._emit("reveal", {"card": card, "slot": slot}, pos)
             said += self._play_all(verdict.moves, origin, pos)
             self._emit("table", {"room": sorted(self.state.confirmed), "violation_view": seen}, pos)
             self._resolve("violation named", pos)

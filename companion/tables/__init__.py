@@ -13,6 +13,7 @@ UNREAD = "?"  # a card the recogniser saw but could not name
 TABLES: dict[str, str] = {
     "scoundrel": "companion.tables.scoundrel:ScoundrelTable",
     "superheld": "companion.tables.superheld:SuperheldTable",
+    "carcassonne": "companion.tables.carcassonne:CarcassonneTable",
 }
 
 
