@@ -4,8 +4,9 @@ The card games' recognisers join a card reader with the game's layout (Scoundrel
 `vision.layout.scoundrel_zones`; Superheld's map, `companion.tables.superheld.observation`):
 with a deck profile (a deck the player enrolled, `--profile NAME|PATH`) the cards are found on the
 table and identified by the profile's matcher (`vision.cards.recognise`); without one, the general
-card recogniser (`vision.cards.predict`) reads them. A game without a recogniser is refereed from the
-dashboard (the player enters moves); the camera then only feeds the live view.
+card recogniser (`vision.cards.predict`) reads them. Carcassonne's board is read by `vision.tiles.predict`
+(`VisionCarcassonne`: tiles and meeples, cells from the top-left; the table aligns them). A game without a
+recogniser is refereed from the dashboard (the player enters moves); the camera then only feeds the live view.
 """
 
 from __future__ import annotations

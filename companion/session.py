@@ -147,6 +147,9 @@ class Session:
         with self.lock:
             live = self._live()
             live.match.parse(raw, len(live.match.record.moves))  # RecordError -> 400, nothing stored
+            revealed_by = getattr(live.table, "revealed_by", None)  # a face-down tile the player names by playing it
+            for card, slot in revealed_by(live.match.game, raw) if revealed_by is not None else []:
+                self._emit("reveal", {"card": card, "slot": slot})
             said = self._play_all([raw], origin, None)
             self._resolve("move played")
             violation = self._last_violation()

@@ -30,10 +30,10 @@ from vision.tiles.geometry import feature_edge, meeple_spots, rotate_points
 from vision.tiles.render import render_tile
 from vision.tiles.styles import STYLES
 
-SIZE = (1280, 720)
+SIZE = (960, 540)
 FPS = 10
 HOLD = 5  # frames each still is shown
-HAND = 3  # frames of a hand reaching in between two stills
+HAND = 2  # frames of a hand reaching in between two stills
 SEED = 3  # the true stacks: {"seed": SEED}; the companion is only told they lie face down
 TRUE_MOVES: list[dict[str, Any]] = [
     {"tile": "N", "x": 0, "y": -1, "rot": 270, "meeple": "S"},
@@ -308,6 +308,8 @@ def test_a_tile_the_stacks_no_longer_hold_is_a_misread_and_changes_nothing(tmp_p
     pending = session.state.pending
     assert pending is not None and pending["options"] and len(session.record()["moves"]) == 1
     assert pending["expected"] == {"tiles": ["C 0° at 0,-1", "D 0° at 0,0"], "meeples": ["red N at 0,-1"]}
+    # what was seen is listed from the start tile too, so only the odd tile differs from what was expected
+    assert pending["seen"]["tiles"] == ["C 0° at 0,-1", "C 0° at 1,-1", "D 0° at 0,0"]
     table = CarcassonneTable({"stacks": "hidden"})
     table.reveal("C", "1:0")
     assert table.record_setup()["stacks"][0][0] == "C"
@@ -378,3 +380,43 @@ def test_companion_serve_referees_carcassonne_from_a_video(tmp_path: Path, video
         assert companion.session.snapshot()["camera_referees"] is True
     finally:
         companion.stop()
+
+
+def test_a_face_down_tile_played_on_the_dashboard_is_revealed_by_the_move(tmp_path: Path) -> None:
+    session = Session(Store(tmp_path / "typed.db"))
+    session.new_game("carcassonne", {}, {"stacks": "hidden"})
+    move = {"tile": "E", "x": 0, "y": -1, "rot": 180, "meeple": "S"}
+    assert session.play(move) is None  # not a wrong tile: the player named the tile drawn face down
+    record = session.record()
+    assert record["moves"] == [move] and record["setup"]["stacks"][0][0] == "E"
+    again = Session(Store(tmp_path / "typed.db"))
+    assert again.resume() and again.record() == record
+
+
+def _tile(letter: str, rotation: int, x: int, y: int) -> dict[str, Any]:
+    return {"letter": letter, "rotation": rotation, "cell": [x, y]}
+
+
+def _meeple(colour: str, x: int, y: int, feature: str) -> dict[str, Any]:
+    return {"colour": colour, "cell": [x, y], "feature": feature}
+
+
+@pytest.mark.parametrize(("views", "rule"), [
+    ([{"tiles": [_tile("D", 0, 0, 0), _tile("E", 0, 2, 0)], "meeples": [_meeple("red", 2, 0, "N")]}], "not-adjacent"),
+    ([{"tiles": [_tile("D", 0, 0, 1), _tile("E", 180, 0, 0)], "meeples": [_meeple("red", 0, 0, "field")]}],
+     "no-feature"),
+    ([{"tiles": [_tile("D", 0, 0, 0), _tile("U", 90, 1, 0)], "meeples": [_meeple("red", 1, 0, "E")]},
+      {"tiles": [_tile("U", 90, 0, 0), _tile("D", 0, 1, 0), _tile("U", 90, 2, 0)],
+       "meeples": [_meeple("red", 2, 0, "E"), _meeple("blue", 0, 0, "E")]}], "feature-taken"),
+    ([{"tiles": [_tile("D", 0, 0, 0), _tile("U", 90, 1, 0)], "meeples": [_meeple("red", 1, 0, "E")]}], "wrong-tile"),
+])
+def test_a_tile_or_meeple_against_the_rules_is_named_with_the_engines_rule(tmp_path: Path, views: list[Any],
+                                                                          rule: str) -> None:
+    """Face-down stacks, except for the wrong tile: only a known stack says which tile the colour drew."""
+    session = Session(Store(tmp_path / "rules.db"))
+    known = {"stacks": [["E", "V"], ["U"], ["V"]]}
+    session.new_game("carcassonne", {}, known if rule == "wrong-tile" else {"stacks": "hidden"})
+    verdicts = [session.observe(v) for v in views]
+    assert verdicts == ["moves"] * (len(views) - 1) + ["violation"]
+    assert [v["rule"] for v in session.api_state()["violations"]] == [rule]
+    assert session.observe(views[-1]) == "violation-standing"

@@ -71,8 +71,9 @@ class View:
     turns: tuple[tuple[frozenset[Tile], frozenset[Figure]], ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"tiles": [_tile_text(t) for t in sorted(self.tiles, key=_by_cell)],
-                "meeples": [_figure_text(m) for m in sorted(self.meeples, key=_by_cell)]}
+        """The view as the dashboard lists it: cells counted from its first upright D, the likely start tile."""
+        starts = [(x, y) for x, y, letter, rot in self.tiles if letter == START_TILE and rot == 0]
+        return _listing(self.tiles, self.meeples, min(starts, key=lambda c: (c[1], c[0])) if starts else (0, 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +180,7 @@ class CarcassonneTable:
     def expected(self, game: Game) -> dict[str, Any]:
         """The table the state implies, cells from the start tile (the face-down stacks are not shown)."""
         pic = self._picture(game)
-        return {"tiles": [_tile_text(t) for t in sorted(pic.tiles, key=_by_cell)],
-                "meeples": [_figure_text(m) for m in sorted(pic.meeples, key=_by_cell)]}
+        return _listing(pic.tiles, pic.meeples, (0, 0))
 
     def fit(self, game: Any, view: View, confirmed: frozenset[str]) -> list[tuple[str, str]] | None:
         """[] when `view` is the table of `game`'s state (or the drawn tile laid, its meeple not yet), else None."""
@@ -212,8 +212,17 @@ class CarcassonneTable:
             (tile,) = new
             if any(m[:2] == tile[:2] for m in meeples) or not self._owed(game, tile):
                 if self._unseen_copy(tile[2], slot) is not None:
-                    return [(tile[2], f"{slot[0] + 1}:{slot[1]}")]
+                    return [(tile[2], _slot_name(slot))]
         return []
+
+    def revealed_by(self, game: Game, raw: Any) -> list[tuple[str, str]]:
+        """The reveal a move played on the dashboard implies: the player names the face-down tile by laying it."""
+        if not self.hidden or not isinstance(game, Carcassonne) or game.status != PLAYING or not isinstance(raw, dict):
+            return []
+        slot, letter = _drawn_slot(game), str(raw.get("tile", "")).upper()
+        if slot in self.seen or self._unseen_copy(letter, slot) is None:
+            return []
+        return [(letter, _slot_name(slot))]
 
     def distance(self, game: Game, view: View) -> int:
         """How many tiles and meeples differ between the state's table and `view` (to rank suggestions)."""
@@ -341,6 +350,10 @@ def _draw_key(slot: Slot) -> tuple[int, int]:
     return (slot[1], slot[0])
 
 
+def _slot_name(slot: Slot) -> str:
+    return f"{slot[0] + 1}:{slot[1]}"
+
+
 def _read_slot(slot: Any, stacks: list[list[str]]) -> Slot:
     try:
         colour, index = (int(p) for p in str(slot).split(":"))
@@ -425,13 +438,13 @@ def _feature_spots(game: Carcassonne, x: int, y: int, spot: str) -> set[tuple[in
     return out
 
 
+def _listing(tiles: frozenset[Tile], meeples: frozenset[Figure], origin: tuple[int, int]) -> dict[str, Any]:
+    """Tiles and meeples as the dashboard's chips ("E 180° at 0,-1", "red S at 0,-1"), cells from `origin`."""
+    ox, oy = origin
+    return {"tiles": [f"{t} {r}° at {x - ox},{y - oy}" for x, y, t, r in sorted(tiles, key=_by_cell)],
+            "meeples": [f"{COLOUR_NAMES[c - 1]} {f} at {x - ox},{y - oy}"
+                        for x, y, c, f in sorted(meeples, key=_by_cell)]}
+
+
 def _by_cell(item: tuple[Any, ...]) -> tuple[Any, ...]:
     return (item[1], item[0], *item[2:])
-
-
-def _tile_text(t: Tile) -> str:
-    return f"{t[2]} {t[3]}° at {t[0]},{t[1]}"
-
-
-def _figure_text(m: Figure) -> str:
-    return f"{COLOUR_NAMES[m[2] - 1]} {m[3]} at {m[0]},{m[1]}"
