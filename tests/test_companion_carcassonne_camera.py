@@ -333,6 +333,15 @@ def _perfect(state: dict[str, Any], laid: tuple[int, int, str, int] | None = Non
                         for x, y, c, f in figures]}
 
 
+def _standing(before: dict[str, Any], move: dict[str, Any]) -> list[tuple[int, int, int, str]]:
+    """The meeples on the table just after `move`, before the player takes back those it scored."""
+    standing = {(m["x"], m["y"], m["colour"], m["spot"]) for m in before["meeples"]}
+    if move["meeple"] is not None:
+        lies = oriented(move["tile"], move["rot"])
+        standing.add((move["x"], move["y"], before["colour"], lies.spot_of(lies.part_at(move["meeple"]))))
+    return sorted(standing)
+
+
 @pytest.mark.parametrize(("seed", "setup"), [(s, {"stacks": "hidden"}) for s in range(6)] + [(6, {"seed": 6})])
 def test_random_games_seen_tile_by_tile_are_refereed_exactly(tmp_path: Path, seed: int, setup: dict[str, Any]) -> None:
     """Each turn: the tile alone (when a meeple is owed), tile and meeple with the scored meeples still standing,
@@ -353,11 +362,7 @@ def test_random_games_seen_tile_by_tile_are_refereed_exactly(tmp_path: Path, see
             verdicts.append(session.observe(_perfect(before, laid)))
         truth.play(move)
         after = truth.game.state()
-        standing = {(m["x"], m["y"], m["colour"], m["spot"]) for m in before["meeples"]}
-        if move["meeple"] is not None:
-            lies = oriented(move["tile"], move["rot"])
-            standing.add((move["x"], move["y"], before["colour"], lies.spot_of(lies.part_at(move["meeple"]))))
-        verdicts.append(session.observe(_perfect(after, None, sorted(standing))))
+        verdicts.append(session.observe(_perfect(after, None, _standing(before, move))))
         verdicts.append(session.observe(_perfect(after)))
     assert not {"misread", "ambiguous", "violation", "unreadable"} & set(verdicts), verdicts
     assert session.record()["moves"] == truth.record.moves
@@ -420,3 +425,42 @@ def test_a_tile_or_meeple_against_the_rules_is_named_with_the_engines_rule(tmp_p
     assert verdicts == ["moves"] * (len(views) - 1) + ["violation"]
     assert [v["rule"] for v in session.api_state()["violations"]] == [rule]
     assert session.observe(views[-1]) == "violation-standing"
+
+
+def _lay_quietly(truth: Match, rng: np.random.Generator) -> bool:
+    """Plays a legal move that places a meeple and scores nothing, if there is one."""
+    scorings = len(truth.game.state()["scorings"])
+    moves = [m for m in truth.legal_moves() if m["meeple"] is not None]
+    for k in rng.permutation(len(moves)):
+        truth.play(moves[int(k)])
+        if len(truth.game.state()["scorings"]) == scorings:
+            return True
+        truth.undo()
+    return False
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_two_face_down_tiles_laid_between_two_stills_are_told_apart_by_their_meeples(tmp_path: Path,
+                                                                                     seed: int) -> None:
+    """The camera missed a still: the meeples' colours say which tile came first, and both are learnt."""
+    rng = np.random.default_rng(100 + seed)
+    truth = Match(Record("carcassonne", {}, {"seed": seed}, []))
+    session = Session(Store(tmp_path / "pairs.db"))
+    session.new_game("carcassonne", {}, {"stacks": "hidden"})
+    pairs = 0
+    while truth.game.status == "playing" and len(truth.record.moves) < 14:
+        before = truth.game.state()
+        moves = truth.legal_moves()
+        truth.play(moves[int(rng.integers(len(moves)))])
+        scored = len(truth.game.state()["scorings"]) > len(before["scorings"])
+        if not scored and truth.record.moves[-1]["meeple"] and truth.game.status == "playing" and \
+                _lay_quietly(truth, rng):  # a second tile whose meeple stands (not scored at once)
+            pairs += 1
+            before = len(session.record()["moves"])
+            verdict = session.observe(_perfect(truth.game.state()))
+            assert verdict == "moves" and len(session.record()["moves"]) == before + 2, verdict
+            continue
+        after = truth.game.state()
+        assert session.observe(_perfect(after, None, _standing(before, truth.record.moves[-1]))) == "moves"
+        assert session.observe(_perfect(after)) == "same"
+    assert pairs >= 2 and session.record()["moves"] == truth.record.moves

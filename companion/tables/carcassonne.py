@@ -16,11 +16,13 @@ a move, so at the end the record's drawn tiles and moves are the true game's.
 The player lays the tile, then the colour's meeple. A still that shows the new tile without a meeple
 while one is owed (the colour has one and the tile a free feature) is "not yet": nothing is played
 until the meeple stands. Meeples of a feature the last move scored may still stand on the table
-until the player takes them back.
+until the player takes them back. Two face-down tiles laid between two stills are told apart by the
+colours of their meeples (colour 1 plays before colour 2).
 """
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -198,22 +200,51 @@ class CarcassonneTable:
         return None
 
     def drawn(self, game: Game, view: View) -> list[tuple[str, str]]:
-        """The reveal the view implies before any move: the face-down tile just laid with its meeple (or none owed)."""
+        """The reveals the view implies before any move: the face-down tile just laid (its meeple may still be to
+        come), or two laid between two stills, told apart by their meeples' colours."""
         if not self.hidden or not isinstance(game, Carcassonne) or game.status != PLAYING:
             return []
-        slot = _drawn_slot(game)
-        if slot in self.seen:
+        if _drawn_slot(game) in self.seen:
             return []
         pic = self._picture(game)
         for tiles, meeples in _aligned(view):
             new = tiles - pic.tiles
-            if len(new) != 1 or not pic.tiles < tiles:
-                continue
-            (tile,) = new
-            if any(m[:2] == tile[:2] for m in meeples) or not self._owed(game, tile):
-                if self._unseen_copy(tile[2], slot) is not None:
-                    return [(tile[2], _slot_name(slot))]
+            if pic.tiles < tiles and len(new) <= 2:
+                pairs = self._reveals(game, self._laid_in_turn(game, new, meeples - pic.meeples))
+                if pairs:
+                    return pairs
         return []
+
+    def _laid_in_turn(self, game: Carcassonne, new: frozenset[Tile], fresh: frozenset[Figure]) -> list[Tile]:
+        """The new tiles in the order the colours laid them: one, or two whose meeples tell the order (the first
+        complete: its meeple stands or none was owed; a second whose meeple is not seen yet is left out)."""
+        def colour_on(tile: Tile) -> int | None:
+            on = [m[2] for m in fresh if m[:2] == tile[:2]]
+            return on[0] if len(on) == 1 else None
+
+        now, then = game.colour + 1, _next_slot(game)[0] + 1
+        if len(new) == 1:
+            return list(new)  # its meeple may be still to come: the tile itself is seen
+        x, y = tuple(new)
+        orders = [(a, b) for a, b in ((x, y), (y, x)) if colour_on(a) in (now, None) and colour_on(b) in (then, None)
+                  and (colour_on(a), colour_on(b)) != (None, None)]
+        if len(orders) != 1:
+            return []
+        first, second = orders[0]
+        if colour_on(first) is None and self._owed(game, first):
+            return []
+        return [first, second] if colour_on(second) == then else [first]
+
+    def _reveals(self, game: Carcassonne, laid: list[Tile]) -> list[tuple[str, str]]:
+        """(letter, slot) for the tiles laid in turn from the drawn slot on, as far as unseen copies are left."""
+        trial, pairs = copy.deepcopy(self), []
+        for tile, slot in zip(laid, (_drawn_slot(game), _next_slot(game)), strict=False):
+            try:
+                trial.reveal(tile[2], _slot_name(slot))
+            except ValueError:
+                break
+            pairs.append((tile[2], _slot_name(slot)))
+        return pairs
 
     def revealed_by(self, game: Game, raw: Any) -> list[tuple[str, str]]:
         """The reveal a move played on the dashboard implies: the player names the face-down tile by laying it."""
@@ -367,6 +398,17 @@ def _read_slot(slot: Any, stacks: list[list[str]]) -> Slot:
 def _drawn_slot(game: Carcassonne) -> Slot:
     c = game.colour
     return (c, len(game.initial_stacks[c]) - len(game.stacks[c]))
+
+
+def _next_slot(game: Carcassonne) -> Slot:
+    """The slot the next colour draws from once the current tile is laid (discards aside)."""
+    n, c = len(game.stacks), game.colour
+    for k in range(1, n + 1):
+        nxt = (c + k) % n
+        left = len(game.stacks[nxt]) - (nxt == c)
+        if left > 0:
+            return (nxt, len(game.initial_stacks[nxt]) - left)
+    return (c, len(game.initial_stacks[c]))
 
 
 def _cell(raw: Any, where: str) -> tuple[int, int]:
