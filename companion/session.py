@@ -132,7 +132,10 @@ class Session:
         said = []
         live = self.state.live
         assert live is not None
+        revealed_by = getattr(live.table, "revealed_by", None)  # a face-down tile named by the move that lays it
         for raw in moves:
+            for card, slot in revealed_by(live.match.game, raw) if revealed_by is not None else []:
+                self._emit("reveal", {"card": card, "slot": slot}, pos)
             self._emit("move", {"move": raw, "origin": origin}, pos)
             violation = self._last_violation()
             said.append(announce.after_move(live.name, live.to_json(), raw, violation))
@@ -147,9 +150,6 @@ class Session:
         with self.lock:
             live = self._live()
             live.match.parse(raw, len(live.match.record.moves))  # RecordError -> 400, nothing stored
-            revealed_by = getattr(live.table, "revealed_by", None)  # a face-down tile the player names by playing it
-            for card, slot in revealed_by(live.match.game, raw) if revealed_by is not None else []:
-                self._emit("reveal", {"card": card, "slot": slot})
             said = self._play_all([raw], origin, None)
             self._resolve("move played")
             violation = self._last_violation()

@@ -310,6 +310,12 @@ def test_a_tile_the_stacks_no_longer_hold_is_a_misread_and_changes_nothing(tmp_p
     assert pending["expected"] == {"tiles": ["C 0° at 0,-1", "D 0° at 0,0"], "meeples": ["red N at 0,-1"]}
     # what was seen is listed from the start tile too, so only the odd tile differs from what was expected
     assert pending["seen"]["tiles"] == ["C 0° at 0,-1", "C 0° at 1,-1", "D 0° at 0,0"]
+    # the player confirms the closest legal move: its tile is then the one drawn, and the game goes on from it
+    chosen = session.confirm(0)
+    record = session.record()
+    assert record["moves"][1:] == chosen and record["setup"]["stacks"][1][0] == chosen[0]["tile"]
+    state = Match.replay(Record("carcassonne", {}, record["setup"], record["moves"])).game.state()
+    assert session.observe(_perfect(state)) == "same"
     table = CarcassonneTable({"stacks": "hidden"})
     table.reveal("C", "1:0")
     assert table.record_setup()["stacks"][0][0] == "C"
