@@ -154,12 +154,14 @@ class CarcassonneTable:
         return {"stacks": [list(stack) for stack in self.stacks]}
 
     def reveal(self, card: str, slot: str) -> None:
-        """Tile `card` was seen laid from the unseen `slot` ("colour:index", colour from 1): it takes that place."""
+        """Tile `card` was seen laid from `slot` ("colour:index", colour from 1): it takes that place.
+
+        A slot already seen may be named again while its tile is the one drawn (the player sets right a tile
+        the camera misread before it is laid): the letter it held goes back among the unseen ones.
+        """
         if not self.hidden:
             raise ValueError("the stacks of this game are known: nothing to reveal")
         where = _read_slot(slot, self.stacks)
-        if where in self.seen:
-            raise ValueError(f"slot {slot} was already seen")
         partner = self._unseen_copy(card, where)
         if partner is None:
             raise ValueError(f"no unseen {card} is left in the stacks")
@@ -190,13 +192,13 @@ class CarcassonneTable:
         if self.hidden and pic.placed > len(self.seen):
             return None  # a tile laid that the camera never showed: its letter is a stand-in
         for tiles, meeples in _aligned(view):
+            if not (pic.meeples <= meeples and self._returning(game, meeples - pic.meeples)):
+                continue
             if tiles == pic.tiles:
-                if pic.meeples <= meeples and self._returning(game, meeples - pic.meeples):
-                    return []
-            elif meeples == pic.meeples and pic.tiles < tiles and len(tiles - pic.tiles) == 1:
-                (new,) = tiles - pic.tiles
-                if self._meeple_to_come(game, new):
-                    return []
+                return []
+            new = tiles - pic.tiles
+            if pic.tiles < tiles and len(new) == 1 and self._meeple_to_come(game, next(iter(new))):
+                return []
         return None
 
     def drawn(self, game: Game, view: View) -> list[tuple[str, str]]:
@@ -247,11 +249,12 @@ class CarcassonneTable:
         return pairs
 
     def revealed_by(self, game: Game, raw: Any) -> list[tuple[str, str]]:
-        """The reveal a move played on the dashboard implies: the player names the face-down tile by laying it."""
+        """The reveal a move implies: the face-down tile it lays, or (the player's word over the camera's) another
+        letter for a drawn tile the camera misread."""
         if not self.hidden or not isinstance(game, Carcassonne) or game.status != PLAYING or not isinstance(raw, dict):
             return []
         slot, letter = _drawn_slot(game), str(raw.get("tile", "")).upper()
-        if slot in self.seen or self._unseen_copy(letter, slot) is None:
+        if (slot in self.seen and letter == game.tile) or self._unseen_copy(letter, slot) is None:
             return []
         return [(letter, _slot_name(slot))]
 
