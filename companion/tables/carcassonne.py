@@ -206,8 +206,6 @@ class CarcassonneTable:
         come), or two laid between two stills, told apart by their meeples' colours."""
         if not self.hidden or not isinstance(game, Carcassonne) or game.status != PLAYING:
             return []
-        if _drawn_slot(game) in self.seen:
-            return []
         pic = self._picture(game)
         for tiles, meeples in _aligned(view):
             new = tiles - pic.tiles
@@ -238,9 +236,14 @@ class CarcassonneTable:
         return [first, second] if colour_on(second) == then else [first]
 
     def _reveals(self, game: Carcassonne, laid: list[Tile]) -> list[tuple[str, str]]:
-        """(letter, slot) for the tiles laid in turn from the drawn slot on, as far as unseen copies are left."""
+        """(letter, slot) for the tiles laid in turn from the drawn slot on, as far as unseen copies are left;
+        a slot already seen keeps its letter (the camera does not overrule itself; the player may)."""
         trial, pairs = copy.deepcopy(self), []
         for tile, slot in zip(laid, (_drawn_slot(game), _next_slot(game)), strict=False):
+            if slot in trial.seen:
+                if trial.stacks[slot[0]][slot[1]] == tile[2]:
+                    continue
+                break
             try:
                 trial.reveal(tile[2], _slot_name(slot))
             except ValueError:
