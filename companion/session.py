@@ -193,6 +193,9 @@ class Session:
             seen = {k: (list(v) if isinstance(v, list) else v) for k, v in pending["seen"].items()}
             assert live.table is not None
             if zone not in live.table.zones:
+                if not live.table.zones:
+                    raise ActionError(f"{live.name} is set right by confirming a suggested move, playing or undoing "
+                                      "one, not by correcting a card", 400)
                 raise ActionError(f"zone must be one of {', '.join(live.table.zones)}", 400)
             try:
                 card = parse_card(code).code

@@ -19,7 +19,7 @@ import pytest
 from companion.loop import RefereeLoop
 from companion.overlay import draw
 from companion.recognisers import VisionCarcassonne, recogniser_for
-from companion.session import Session
+from companion.session import ActionError, Session
 from companion.store import Store
 from companion.tables.carcassonne import COLOUR_NAMES, CarcassonneTable, parse_view
 from engine.carcassonne.board import oriented
@@ -311,6 +311,8 @@ def test_a_tile_the_stacks_no_longer_hold_is_a_misread_and_changes_nothing(tmp_p
     # what was seen is listed from the start tile too, so only the odd tile differs from what was expected
     assert pending["seen"]["tiles"] == ["C 0° at 0,-1", "C 0° at 1,-1", "D 0° at 0,0"]
     # the player confirms the closest legal move: its tile is then the one drawn, and the game goes on from it
+    with pytest.raises(ActionError, match="confirming a suggested move"):
+        session.correct("tiles", 0, "C")
     chosen = session.confirm(0)
     record = session.record()
     assert record["moves"][1:] == chosen and record["setup"]["stacks"][1][0] == chosen[0]["tile"]
