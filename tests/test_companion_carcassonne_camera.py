@@ -485,3 +485,38 @@ def test_two_face_down_tiles_laid_between_two_stills_are_told_apart_by_their_mee
         assert session.observe(_perfect(after, None, _standing(before, truth.record.moves[-1]))) == "moves"
         assert session.observe(_perfect(after)) == "same"
     assert pairs >= 2 and session.record()["moves"] == truth.record.moves
+
+
+def test_the_dashboard_shows_a_carcassonne_misread_and_its_confirmation(tmp_path: Path, browser: Any) -> None:
+    """Real headless Chromium: the misread's seen and expected tiles, the odd one marked, a suggestion confirmed."""
+    from playwright.sync_api import expect
+
+    from companion.runtime import Companion, Config
+
+    companion = Companion(Config(db=tmp_path / "dash.db", port=0, game="carcassonne", setup={"stacks": "hidden"},
+                                 recognise=False)).start()
+    errors: list[str] = []
+    try:
+        page = browser.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"http://127.0.0.1:{companion.port}/")
+        expect(page.locator("#game-name")).to_have_text("carcassonne")
+        expect(page.locator("#headline")).to_have_text("scores [1,2,3]")
+        s = companion.session
+        start, c = _tile("D", 0, 0, 1), _tile("C", 0, 0, 0)
+        red = _meeple("red", 0, 0, "N")
+        assert s.observe({"tiles": [start, c], "meeples": [red]}) == "moves"
+        expect(page.locator("#field-tiles_placed")).to_have_text("2")
+        assert s.observe({"tiles": [start, c, _tile("C", 0, 1, 0)],
+                          "meeples": [red, _meeple("blue", 1, 0, "N")]}) == "misread"
+        expect(page.locator("#pending-panel")).to_be_visible()
+        expect(page.locator("#seen .card.wrong")).to_have_text(["C 0° at 1,-1", "blue N at 1,-1"])
+        expect(page.locator("#expected .card")).to_have_count(3)
+        page.locator("#options button").first.click()
+        expect(page.locator("#pending-panel")).to_be_hidden()
+        expect(page.locator("#field-tiles_placed")).to_have_text("3")
+        assert len(s.record()["moves"]) == 2
+        page.close()
+    finally:
+        companion.stop()
+    assert errors == []
