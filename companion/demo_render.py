@@ -267,18 +267,22 @@ class Painter:
         return float(foot[0]), float(foot[1])
 
     def frame(self, table: Table, hand: tuple[float, float] | None, carried: str | None, visit: int) -> np.ndarray:
-        from vision.synth.hands import hand_mask, paint_hand
-
         scene = self.static(table).copy()
         if hand is not None:
             if carried:
                 self.paste(scene, carried, (hand[0], hand[1] - 10.0), 4.0)
-            w, h = self.size
-            ax, ay = self.project(np.array([hand]))[0]
-            # The arm comes in from the bottom edge: draw on a canvas where that edge is the nearest one.
-            mask = hand_mask((2 * h, 3 * w), np.random.default_rng(1000 + visit), (int(ax) + w, int(ay) + h))
-            paint_hand(scene, np.random.default_rng(2000 + visit), np.ascontiguousarray(mask[h:, w:2 * w]))
+            self.hand(scene, hand, visit)
         return (scene.astype(np.float32) * self.light).clip(0, 255).astype(np.uint8)
+
+    def hand(self, scene: np.ndarray, at: tuple[float, float], visit: int) -> None:
+        """A hand whose palm is over table mm `at`, its arm coming in from the bottom edge (one look per visit)."""
+        from vision.synth.hands import hand_mask, paint_hand
+
+        w, h = self.size
+        ax, ay = self.project(np.array([at]))[0]
+        # The arm comes in from the bottom edge: draw on a canvas where that edge is the nearest one.
+        mask = hand_mask((2 * h, 3 * w), np.random.default_rng(1000 + visit), (int(ax) + w, int(ay) + h))
+        paint_hand(scene, np.random.default_rng(2000 + visit), np.ascontiguousarray(mask[h:, w:2 * w]))
 
 
 # a turned wooden pawn, from its foot up: (height mm, radius mm) of its profile; the head is a ball on top

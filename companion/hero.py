@@ -127,6 +127,18 @@ def camera_marks(board_view: dict[str, Any] | None, cards: list[dict[str, Any]],
     return marks
 
 
+def card_at(cells: dict[str, dict[str, Any]], read: dict[str, list[np.ndarray]], point: np.ndarray) -> str | None:
+    """The map cell whose card lies under image `point`: the engine's map fitted onto the read cards (image px), and
+    the cell placed nearest, within FIT_SLACK of a card's width; None when the map cannot be fitted or none is near."""
+    place = _map_fit(cells, {c: q for c, q in read.items() if c in cells}, None)
+    if place is None:
+        return None
+    placed = {c: place(_rect(cell)) for c, cell in cells.items()}
+    best = min(placed, key=lambda c: float(np.linalg.norm(placed[c].mean(axis=0) - point)))
+    size = float(np.linalg.norm(placed[best][1] - placed[best][0]))
+    return best if np.linalg.norm(placed[best].mean(axis=0) - point) <= FIT_SLACK * size else None
+
+
 def _rect(cell: dict[str, Any]) -> np.ndarray:
     x, y, w, h = cell["x"], cell["y"], cell["w"], cell["h"]
     return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)

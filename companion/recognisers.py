@@ -54,15 +54,32 @@ class VisionCards:
         except Exception as exc:  # noqa: BLE001 - whatever stops it, the loop must run without it
             raise RecogniserUnavailable(f"the card recogniser cannot run: {type(exc).__name__}: {exc}") from None
 
+    def detect(self, image: np.ndarray) -> Any:
+        return self._predict(image)
+
     def read(self, image: np.ndarray) -> Reading:
-        return self._reading(self._predict(image), image.shape)
+        return self._reading(self.detect(image), image.shape)
+
+
+class PawnsSeen:
+    """Superheld's readers look for the heroes' pawns too once their colours are given (`vision.pawns`)."""
+
+    pawns: Any = None  # the pawn colours (a vision.tiles.meeples.Calibration, hero 1 first); None: cards only
+
+    def read(self, image: np.ndarray) -> Reading:
+        dets = self.detect(image)  # type: ignore[attr-defined]  # the card reader this is mixed into
+        if self.pawns is None:
+            return superheld_reading(dets, image.shape)
+        from vision.pawns import find_pawns
+
+        return superheld_reading(dets, image.shape, find_pawns(image, dets, self.pawns), list(self.pawns.colours))
 
 
 class VisionScoundrel(VisionCards):
     game = "scoundrel"
 
 
-class VisionSuperheld(VisionCards):
+class VisionSuperheld(PawnsSeen, VisionCards):
     game = "superheld"
 
 
@@ -79,15 +96,18 @@ class ProfileCards:
         self.name = f"deck profile {loaded.name} + {layout}"
         self._cards = DeckRecogniser(loaded, allowed if allowed is not None else _in_play(self.game))
 
+    def detect(self, image: np.ndarray) -> Any:
+        return self._cards.predict(image)
+
     def read(self, image: np.ndarray) -> Reading:
-        return self._reading(self._cards.predict(image), image.shape)
+        return self._reading(self.detect(image), image.shape)
 
 
 class ProfileScoundrel(ProfileCards):
     game = "scoundrel"
 
 
-class ProfileSuperheld(ProfileCards):
+class ProfileSuperheld(PawnsSeen, ProfileCards):
     game = "superheld"
 
 
@@ -159,10 +179,10 @@ def scoundrel_reading(dets: Any, shape: tuple[int, ...]) -> Reading:
     return Reading(obs, cards_json(dets))
 
 
-def superheld_reading(dets: Any, shape: tuple[int, ...]) -> Reading:
+def superheld_reading(dets: Any, shape: tuple[int, ...], pawns: Any = (), colours: list[str] | None = None) -> Reading:
     from companion.tables.superheld import observation
 
-    return Reading(observation(dets), cards_json(dets))
+    return Reading(observation(dets, pawns, colours or []), cards_json(dets))
 
 
 def cards_json(dets: Any) -> list[dict[str, Any]]:
@@ -202,15 +222,26 @@ RECOGNISERS: dict[str, Callable[[], Recogniser]] = {"scoundrel": VisionScoundrel
 PROFILE_RECOGNISERS: dict[str, type[ProfileCards]] = {"scoundrel": ProfileScoundrel, "superheld": ProfileSuperheld}
 
 
-def recogniser_for(game: str, profile: str | Path | None = None, deck: Any = None) -> Recogniser | None:
+def recogniser_for(game: str, profile: str | Path | None = None, deck: Any = None,
+                   pawns: Any = None) -> Recogniser | None:
     """The game's recogniser, or None; raises RecogniserUnavailable when it cannot run.
 
     With a deck profile the cards are identified against that deck, limited to the cards the game
-    declares in play (`deck`, a list of codes) when it does.
+    declares in play (`deck`, a list of codes) when it does. `pawns`: the heroes' pawn colours (a
+    vision.tiles.meeples.Calibration or its JSON, hero 1 first) for a game whose reader looks for pawns.
     """
     if profile is not None:
         if game not in PROFILE_RECOGNISERS:
             raise RecogniserUnavailable(f"no deck-profile recogniser for {game}")
-        return PROFILE_RECOGNISERS[game](profile, list(deck) if isinstance(deck, list) else None)
-    make = RECOGNISERS.get(game)
-    return make() if make is not None else None
+        allowed = list(deck) if isinstance(deck, list) else None
+        recogniser: Recogniser | None = PROFILE_RECOGNISERS[game](profile, allowed)
+    else:
+        make = RECOGNISERS.get(game)
+        recogniser = make() if make is not None else None
+    if pawns is not None and recogniser is not None:
+        if not isinstance(recogniser, PawnsSeen):
+            raise RecogniserUnavailable(f"{game} has no pawns to look for")
+        from vision.tiles.meeples import Calibration
+
+        recogniser.pawns = Calibration.from_json(pawns) if isinstance(pawns, dict) else pawns
+    return recogniser

@@ -10,7 +10,7 @@ import logging
 import os
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from companion.store import Store
 from companion.web import create_app
 
 DEFAULT_PORT = 8765
+PAWN_CHANGE = 0.0005  # share of the gate's frame a pawn's step changes: about 0.001 for an 18 mm pawn at 2 px/mm
 
 
 def default_db() -> Path:
@@ -55,8 +56,16 @@ class Config:
     speed: float = 1.0
     recognise: bool = True
     profile: str | None = None  # an enrolled deck (name or folder) the recogniser identifies cards with
+    pawns: dict[str, list[float]] | None = None  # Superheld: the heroes' pawn colours (Lab by name, hero 1 first)
     token: str | None = None
     gate: GateConfig = field(default_factory=GateConfig)
+
+
+def gate_for(config: Config) -> GateConfig:
+    """The stillness gate's settings; with pawns looked for, a change as small as a pawn's step is a new view."""
+    if config.pawns is None:
+        return config.gate
+    return replace(config.gate, change_fraction=min(config.gate.change_fraction, PAWN_CHANGE))
 
 
 class Companion:
@@ -80,7 +89,7 @@ class Companion:
         self.recogniser = recogniser if recogniser is not None else self._recogniser()
         if self.warning and not resumed:
             self.session.note(f"{self.warning}; play the moves on the dashboard")
-        self.loop = RefereeLoop(self.session, self.recogniser, StillnessGate(config.gate))
+        self.loop = RefereeLoop(self.session, self.recogniser, StillnessGate(gate_for(config)))
         self.loop_thread = LoopThread(self.loop, self.source) if self.source else None
         self.view = LiveView(self.session, self.source, lambda: self.loop.gate.state)
         token = config.token
@@ -98,7 +107,7 @@ class Companion:
         if not self.config.recognise or live is None or live.table is None:
             return None
         try:
-            return recogniser_for(live.name, self.config.profile, self.config.setup.get("deck"))
+            return recogniser_for(live.name, self.config.profile, self.config.setup.get("deck"), self.config.pawns)
         except RecogniserUnavailable as exc:
             self.warning = str(exc)
             return None

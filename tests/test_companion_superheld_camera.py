@@ -1,8 +1,9 @@
 """Superheld refereed from a real video: a map of 48 cards rendered by vision.synth into an mp4, read with the
 demo deck's enrolled profile, and the RefereeLoop with a real SQLite store turning the stills into moves.
 
-The hero's pawn is not recognised: each move shows by the cards it changes (a henchman taken, a forest card
-turned). Where the cards cannot tell where the hero went, the referee asks and the player confirms.
+No pawn is drawn and none is looked for: each move shows by the cards it changes (a henchman taken, a forest
+card turned). Where the cards cannot tell where the hero went, the referee asks and the player confirms. With the
+pawn seen, see test_companion_superheld_pawn.py.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from companion.recognisers import ProfileSuperheld, RecogniserUnavailable, Visio
 from companion.session import Session
 from companion.sources import Frame
 from companion.store import Store
-from companion.tables.superheld import PAWNS, SuperheldTable, observation, parse_view
+from companion.tables.superheld import SuperheldTable, observation, parse_view
 from engine.match import Match
 from engine.record import Record
 from engine.superheld.deck import MAP_CARDS, code
 from vision.detections import CardDetections
+from vision.tiles.figures import MEEPLE_PAINT
 
 SIZE = (1920, 1080)
 FPS = 15
@@ -49,6 +51,7 @@ TRUE_MOVES: list[Any] = [
     {"go": "3H"}, {"go": "4H", "take": True},  # 3H gone: the hero may have gone to 4H or back to 5D; the player says
 ]
 WARRIOR_TOP = "QD"  # the same code as a map card, face up off the map
+Pawn = tuple[str, str, float, tuple[float, float]]  # a pawn drawn: the card it stands on, colour, tilt, offset mm
 
 
 def _cells() -> dict[tuple[int, int], str]:
@@ -87,9 +90,11 @@ class MapPainter(Painter):
         self.hom = cv2.getPerspectiveTransform(src, dst)
         self.card_px = int(63.0 * np.sqrt(abs(np.linalg.det(self.hom[:2, :2]))) * 1.4)
 
-    def table(self, present: set[str], hidden: set[str], piles: list[str]) -> np.ndarray:
+    def table(self, present: set[str], hidden: set[str], piles: list[str],
+              pawns: tuple[Pawn, ...] = ()) -> np.ndarray:
         scene = self.texture.copy()
         rng = np.random.default_rng(5)
+        where = {card: cell for cell, card in _cells().items()}
         for (col, row), card in _cells().items():
             tilt = float(rng.normal(0, 1.2))
             if card in present:
@@ -97,19 +102,22 @@ class MapPainter(Painter):
                            (col * PITCH[0] + 31.5, row * PITCH[1] + 44.0), tilt)
         for k, top in enumerate([*piles, WARRIOR_TOP]):
             self.paste(scene, top, (PILES_X, 50.0 + k * 110.0), 1.0)
+        for n, (card, colour, tilt, (dx, dy)) in enumerate(pawns):
+            col, row = where[card]
+            self.pawn(scene, (col * PITCH[0] + 31.5 + dx, row * PITCH[1] + 44.0 + dy), MEEPLE_PAINT[colour], tilt, n)
         return (scene.astype(np.float32) * self.light).clip(0, 255).astype(np.uint8)
 
 
 def _state_still(painter: MapPainter, moves: list[Any], take: str | None = None, turn: str | None = None,
-                 lose: str | None = None) -> np.ndarray:
-    """The table after `moves`; `take` / `turn` / `lose` change it the way no legal move does."""
+                 lose: str | None = None, pawns: tuple[Pawn, ...] = ()) -> np.ndarray:
+    """The table after `moves`; `take` / `turn` / `lose` change it the way no legal move does; `pawns` stand on it."""
     s = Match.replay(Record("superheld", {}, SETUP, moves)).game.s  # type: ignore[attr-defined]
     present = {code(c) for c in s.present} - {take, lose}
     hidden = {code(c) for c in s.hidden} - {turn}
     piles = [code(13 * suit + top - 1) for suit, top in enumerate(s.skill)]  # the last card taken of each suit
     if take is not None:
         piles["SHDC".index(take[-1])] = take
-    return painter.table(present, hidden, piles)
+    return painter.table(present, hidden, piles, pawns)
 
 
 def _stills() -> list[tuple[str, np.ndarray]]:
@@ -236,7 +244,7 @@ def test_the_reading_parts_the_map_from_the_piles(video: tuple[Path, list[str]],
     obs = reading.observation
     s = Match.replay(Record("superheld", {}, SETUP, TRUE_MOVES[:5])).game.s  # type: ignore[attr-defined]
     assert obs["map"] == sorted(code(c) for c in s.present - s.hidden)
-    assert obs["face_down"] == 7 and obs["hero"] is None and obs["pawns"] == PAWNS
+    assert obs["face_down"] == 7 and obs["hero"] is None and obs["heroes"] == obs["pawns"] == []
     assert obs["off_map"] == sorted(["4S", "2H", "AD", "AC", WARRIOR_TOP])  # skill piles' tops and the warrior
     assert len(reading.cards) == 48 - 4 + 5
 
@@ -251,6 +259,7 @@ def test_observations_are_checked_and_the_table_model_names_what_it_expects() ->
         parse_view({"map": [], "face_down": -1})
     with pytest.raises(ValueError, match="map\\[0\\]"):
         parse_view({"map": ["ZZ"], "face_down": 0})
-    assert observation(CardDetections()) == {"map": [], "face_down": 0, "hero": None, "pawns": PAWNS, "off_map": []}
+    assert observation(CardDetections()) == {"map": [], "face_down": 0, "hero": None, "heroes": [], "pawns": [],
+                                             "off_map": []}
     assert table.observable({"go": "3S", "take": True}) and not table.observable({"go": "3S", "buy": True})
     assert not table.observable("stay")

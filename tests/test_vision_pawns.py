@@ -75,9 +75,9 @@ def test_a_pawn_is_found_on_its_card_at_rotations_and_angles(rotation: float, ti
     assert near(found[0], feet[0], dets) and found[0].confidence >= 0.5
 
 
-def test_no_pawn_is_seen_in_court_faces_red_pips_or_indices() -> None:
-    cards = [(c, a) for c, a in zip([*COURTS, "10H", "9D", "8H", "7D", "AH", "AD"],
-                                     [0, 5, -7, 90, 180, 3, 0, -4, 8, 0, 2, -3, 90, 0, 6], strict=True)]
+def test_no_pawn_is_seen_in_court_faces_red_pips_indices_or_backs() -> None:
+    cards = [(c, a) for c, a in zip([*COURTS, "10H", "9D", "8H", "7D", "AH", "AD", "back", "back"],
+                                     [0, 5, -7, 90, 180, 3, 0, -4, 8, 0, 2, -3, 90, 0, 6, 0, 4], strict=True)]
     image, dets, _ = table(cards, [])
     every = ("red", "blue", "yellow", "black", "green")
     trace: list[dict[str, Any]] = []

@@ -40,6 +40,10 @@ MAX_RECT_FILL = 0.9  # area over its minimum rectangle: printed blocks fill thei
 SAME_PAWN_MM = 10.0  # two candidates whose feet are closer are one pawn
 MIN_CONFIDENCE = 0.5
 INNER_MM = 2.0  # the shading is measured this far inside a blob's rim
+GAP_MM, RING_MM = 1.5, 5.0  # the ring around a pawn that must mostly be of other colours (it stands out)
+MAX_SURROUND = 0.4
+ROUGH_MM = 1.0  # lightness off its blur at this scale, over the colour's L: a turned piece about 0.04, fine print 0.15
+MAX_ROUGH = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +56,8 @@ class Pawn:
     confidence: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"colour": self.colour, "point": [round(self.point[0], 1), round(self.point[1], 1)],
-                "card": self.card, "confidence": round(self.confidence, 3)}
+        return {"colour": self.colour, "point": [round(float(self.point[0]), 1), round(float(self.point[1]), 1)],
+                "card": self.card, "confidence": round(float(self.confidence), 3)}
 
 
 def pawn_colours(names: Sequence[str], photo: np.ndarray | None = None) -> Calibration:
@@ -91,7 +95,8 @@ def find_pawns(image: np.ndarray, dets: CardDetections, colours: Calibration,
     found: list[Pawn] = []
     for k, name in enumerate(names):
         # each colour on its own: a shaded pawn's dark side may lie nearer another colour's paint
-        mask = cv2.morphologyEx((inside & (dist[k] < PIXEL_DISTANCE)).astype(np.uint8), cv2.MORPH_OPEN, opening)
+        raw = inside & (dist[k] < PIXEL_DISTANCE)
+        mask = cv2.morphologyEx(raw.astype(np.uint8), cv2.MORPH_OPEN, opening)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
         for i in range(1, n):
             x, y, bw, bh, area = stats[i]
@@ -104,6 +109,9 @@ def find_pawns(image: np.ndarray, dets: CardDetections, colours: Calibration,
                                      dist[k, top:top + piece.shape[0], left:left + piece.shape[1]],
                                      (left + origin[0], top + origin[1]), (name, colours.colours[name]), dets,
                                      scale, unit)
+                facts["surround"] = _surround(raw, piece, (left, top), unit)
+                if pawn is not None and facts["surround"] > MAX_SURROUND:
+                    pawn = None  # a piece of a larger area of its colour: a card back's pattern, a court's block
                 if trace is not None:
                     trace.append(facts)
                 if pawn is not None:
@@ -149,6 +157,18 @@ def _pieces(blob: np.ndarray, unit: float) -> list[tuple[np.ndarray, tuple[int, 
     return out
 
 
+def _surround(raw: np.ndarray, piece: np.ndarray, at: tuple[int, int], unit: float) -> float:
+    """The share of a ring around the piece (GAP_MM to RING_MM off it) that has its colour too."""
+    r, g = int(round(RING_MM * unit)), int(round(GAP_MM * unit))
+    (left, top), (ph, pw) = at, piece.shape
+    y0, x0 = max(0, top - r), max(0, left - r)
+    y1, x1 = min(raw.shape[0], top + ph + r), min(raw.shape[1], left + pw + r)
+    local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    local[top - y0:top - y0 + ph, left - x0:left - x0 + pw] = piece
+    ring = (cv2.dilate(local, _disc(2 * r + 1)) > 0) & (cv2.dilate(local, _disc(2 * g + 1)) == 0)
+    return float(raw[y0:y1, x0:x1][ring].mean()) if ring.any() else 0.0
+
+
 def _solidity(piece: np.ndarray) -> float:
     contours, _ = cv2.findContours(piece.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(np.concatenate(contours))
@@ -175,11 +195,12 @@ def _judge(piece: np.ndarray, lab: np.ndarray, dist: np.ndarray, at: tuple[int, 
         "rect_fill": float(piece.sum()) / max(rw * rh, 1.0),
         "shade": float(np.percentile(light, 90) - np.percentile(light, 10)),
         "tails": _tails(light),
+        "rough": _roughness(lab[..., 0], inner if inner.sum() >= 8 else piece, unit) / max(float(ref[0]), DARK_L),
         "distance": float(np.median(dist[piece])),
     }
     ok = (AREA_MM2[0] <= facts["area_mm2"] <= AREA_MM2[1] and PAWN_MM[0] <= facts["narrow_mm"] <= PAWN_MM[1]
           and facts["solidity"] >= MIN_SOLIDITY and facts["rect_fill"] <= MAX_RECT_FILL
-          and facts["distance"] <= BLOB_DISTANCE and facts["tails"] >= MIN_TAILS)
+          and facts["distance"] <= BLOB_DISTANCE and facts["tails"] >= MIN_TAILS and facts["rough"] <= MAX_ROUGH)
     shade = (facts["shade"] - SHADE[0]) / (SHADE[1] - SHADE[0])
     closeness = 1.0 - facts["distance"] / BLOB_DISTANCE
     confidence = float(np.clip(0.5 + 0.5 * min(shade, 1.0), 0, 1) * np.clip(0.6 + closeness, 0, 1)) \
@@ -195,6 +216,13 @@ def _tails(light: np.ndarray) -> float:
     rim; flat print in a pawn's shadow only darkens below its own colour."""
     p10, p50, p90 = np.percentile(light, [10, 50, 90])
     return float(min(p90 - p50, p50 - p10))
+
+
+def _roughness(light: np.ndarray, where: np.ndarray, unit: float) -> float:
+    """How much the lightness wanders from its own blur (~1 mm): fine print (a back's lattice) does, a turned piece
+    is smooth."""
+    blur = cv2.GaussianBlur(light, (0, 0), max(1.0, ROUGH_MM * unit))
+    return float(np.median(np.abs(light - blur)[where]))
 
 
 def _foot(piece: np.ndarray, at: tuple[int, int]) -> tuple[float, float]:

@@ -36,6 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", default="{}", help="the game's options as JSON")
     p.add_argument("--setup", default=None, help='the game\'s setup as JSON (Scoundrel default {"deck": "full"})')
     p.add_argument("--speed", type=float, default=1.0, help="play a video file this many times faster")
+    p.add_argument("--pawns", default=None, help="Superheld: the heroes' pawn colours, hero 1 first (red, blue, "
+                                                 "yellow, black, green; e.g. red or red,blue): the camera then sees "
+                                                 "where each hero stands")
+    p.add_argument("--pawn-photo", type=Path, default=None,
+                   help="a photo of those pawns apart on a plain surface: their colours are measured on it "
+                        "(else typical paint is assumed)")
     add_server_arguments(p)
     p.set_defaults(run=run)
 
@@ -54,8 +60,30 @@ def run(args: argparse.Namespace) -> int:
     setup = json_arg(args.setup, "--setup") if args.setup else ({"deck": "full"} if args.game == "scoundrel" else {})
     config = Config(db=args.db or default_db(), source=args.source, game=args.game,
                     options=json_arg(args.options, "--options"), setup=setup, host=args.host, port=args.port,
-                    resume=args.resume, speed=args.speed, profile=check_profile(args.profile))
+                    resume=args.resume, speed=args.speed, profile=check_profile(args.profile),
+                    pawns=pawn_colours(args.pawns, args.pawn_photo))
     return serve(config, args.no_browser)
+
+
+def pawn_colours(names: str | None, photo: Path | None) -> dict[str, list[float]] | None:
+    """The pawn colours' calibration (JSON), measured on the photo when there is one; refused before anything starts."""
+    if names is None:
+        if photo is not None:
+            raise UsageError("--pawn-photo needs --pawns, the colours it shows (hero 1 first)")
+        return None
+    import cv2
+
+    from vision.pawns import pawn_colours as calibrate
+
+    image = None
+    if photo is not None:
+        image = cv2.imread(str(photo), cv2.IMREAD_COLOR)
+        if image is None:
+            raise UsageError(f"--pawn-photo: cannot read an image at {photo}")
+    try:
+        return calibrate([n.strip() for n in names.split(",")], image).to_json()
+    except ValueError as exc:
+        raise UsageError(f"--pawns: {exc}") from None
 
 
 def check_profile(ref: str | None) -> str | None:

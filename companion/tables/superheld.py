@@ -4,20 +4,32 @@ The map is the largest group of cards lying close together (a gap of up to GROUP
 cards keeps them in one group); the skill piles, the ghost decks and the hero's ghosts lie apart
 from it and are not compared. Adjacency is the engine's (from the record's map), never re-measured.
 
-The recognisers read cards, not pawns: the hero's position is then unknown to the camera and a move
-shows only by the cards it changes, the henchman taken (a hole in the map) and the forest card
-entered (turned face up). A move that changes no card (a step onto a face-up card, staying, a
-purchase, a trade) leaves the table as it was: the player enters it on the dashboard, or the
-referee finds it as the first step of a sequence that ends with a card taken or turned. Where the
-hero went after taking a card is known only when the cards tell (a forest card turned, a single
-way out); otherwise the player picks among the ways the referee offers.
+The heroes' pawns are seen when the player gives their colours (`--pawns red` or `red,blue` in co-op,
+hero 1 first; `--pawn-photo` measures them on a photo of the pawns): `vision.pawns` finds each on a
+map card, and that card is where its hero stands (`hero`, and `heroes` per hero). A pawn hides the
+face it stands on and the card reader misnames it (a red pawn makes a spade a heart), so that card's
+reading is dropped and its hero given as "?" (COVERED) with the card's outline (`hero_cards`) beside
+the cards read once each (`placed`): the table model names the card by fitting the engine's map onto
+those (`companion.hero.card_at`) and counts it face up. Where that fit fails, "?" stays and the state
+fits when its hero's card is one the camera did not read. Then a step onto a face-up card shows as
+the pawn moving, a start as the pawn put on a village, and where the hero went after taking a card
+is seen, not asked. A move that changes neither a card nor a pawn (staying, a purchase, a trade)
+leaves the table as it was: the player enters it on the dashboard.
+
+When no pawn is seen (none calibrated, a pawn not found, two alike of one colour, a pawn off the
+map) the observation names no hero and the referee works from the cards alone: a move shows by the
+henchman taken (a hole in the map) or the forest card entered (turned face up); a step that changes
+no card is entered on the dashboard or found as the first step of a sequence that ends with a card
+taken or turned; and where the cards cannot tell where the hero went, the player picks among the
+ways the referee offers.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,30 +39,40 @@ from engine.superheld.deck import MAP_CARDS, code
 from engine.superheld.journey import enter, take
 from engine.superheld.map import components
 from engine.superheld.moves import Turn
+from engine.superheld.read_setup import read_state
 from engine.superheld.state import JOURNEY
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM
 from vision.detections import CardDetections
 
+if TYPE_CHECKING:
+    from vision.pawns import Pawn
+
 GROUP_GAP_MM = 30.0  # cards this far apart still belong to one map; the piles lie further off
-PAWNS = "not recognised: the hero's moves are read from the cards taken and turned"
-VISIBLE_MOVES = ("start", "go")  # record moves whose effect can show on the cards (with take, or entering the forest)
+PAWNS = ("seen when their colours are given: each hero stands on the map card under its pawn; unseen, the hero's "
+         "moves are read from the cards taken and turned")
+COVERED = UNREAD  # a hero on the face-up map card its pawn hides from the card reader
+VISIBLE_MOVES = ("start", "go")  # record moves that can show: a pawn put down or moved, a card taken or turned up
 INVISIBLE_PARTS = ("buy", "trade")  # parts of a turn that change no card of the map
 
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One stable look at the map: its face-up cards (sorted), its face-down cards, the hero's card if seen."""
+    """One stable look at the map: its face-up cards (sorted), its face-down cards, each hero's card where seen."""
 
     up: tuple[str, ...]
     down: int
-    hero: str | None = None
+    heroes: tuple[str | None, ...] = ()  # hero 1 first: its card, COVERED (under its pawn, unread), None (not seen)
+
+    @property
+    def hero(self) -> str | None:
+        return self.heroes[0] if self.heroes else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"map": list(self.up), "face_down": self.down, "hero": self.hero}
+        return {"map": list(self.up), "face_down": self.down, "hero": self.hero, "heroes": list(self.heroes)}
 
 
 def parse_view(obs: Any) -> View:
-    """Read a Superheld observation (`map`, `face_down`, `hero`); cards off the map are not compared."""
+    """Read a Superheld observation (`map`, `face_down`, `hero` or `heroes`); cards off the map are not compared."""
     if not isinstance(obs, dict):
         raise ValueError("an observation must be a JSON object")
     cards, down, hero = obs.get("map", []), obs.get("face_down", 0), obs.get("hero")
@@ -61,7 +83,13 @@ def parse_view(obs: Any) -> View:
     up = tuple(c for c in (read_code(c, f"map[{i}]") for i, c in enumerate(cards)) if c != UNREAD)
     if len(set(up)) != len(up):
         raise ValueError("map names a card twice")
-    return View(tuple(sorted(up)), down, None if hero is None else read_code(hero, "hero"))
+    heroes = obs.get("heroes", [] if hero is None else [hero])
+    if not isinstance(heroes, list) or len(heroes) > 2:
+        raise ValueError(f"heroes must list the card under each hero's pawn (or null), got {heroes!r}")
+    seen = tuple(None if c is None else read_code(c, f"heroes[{i}]") for i, c in enumerate(heroes))  # "?": COVERED
+    if hero is not None and (not seen or read_code(hero, "hero") != seen[0]):
+        raise ValueError(f"hero {hero!r} is not heroes[0]")
+    return View(tuple(sorted(up)), down, seen)
 
 
 class SuperheldTable:
@@ -71,6 +99,7 @@ class SuperheldTable:
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self._setup = dict(setup)
+        self._map: dict[str, dict[str, float]] | None = None  # the engine's map rectangles (mm), for the pawns
 
     # -- the record ---------------------------------------------------------------------------
     def record_setup(self) -> dict[str, Any]:
@@ -80,28 +109,64 @@ class SuperheldTable:
         raise ValueError("a Superheld map hides nothing the record does not name")
 
     # -- what the camera should see ------------------------------------------------------------
-    parse_view = staticmethod(parse_view)
+    def parse_view(self, obs: Any) -> View:
+        """The view of an observation, each hero under a pawn named by where its card lies on the map (as laid)."""
+        view = parse_view(obs)
+        if COVERED not in view.heroes:
+            return view
+        up, heroes = set(view.up), list(view.heroes)
+        for i, corners in enumerate(obs.get("hero_cards", [])[:len(heroes)]):
+            if heroes[i] == COVERED and corners is not None:
+                found = self._card_at(obs.get("placed", {}), corners)
+                if found is not None:
+                    heroes[i] = found
+                    up.add(found)  # face up under the pawn
+        return View(tuple(sorted(up)), view.down, tuple(heroes))
+
+    def _card_at(self, placed: Any, corners: Any) -> str | None:
+        from companion.hero import card_at
+
+        try:
+            read = {read_code(c, "placed"): [np.asarray(q, np.float64).reshape(4, 2)] for c, q in placed.items()}
+            point = np.asarray(corners, np.float64).reshape(4, 2).mean(axis=0)
+        except (AttributeError, TypeError, ValueError):
+            raise ValueError("placed and hero_cards must give card corners as [[x, y] x 4]") from None
+        return card_at(self._cells(), read, point)
+
+    def _cells(self) -> dict[str, dict[str, float]]:
+        if self._map is None:
+            s = read_state(self._setup, {})
+            self._map = {code(c): {"x": r.x, "y": r.y, "w": r.w, "h": r.h} for c, r in s.rects.items()}
+        return self._map
 
     def expected(self, game: Game) -> dict[str, Any]:
         s = game.s  # type: ignore[attr-defined]
-        hero = s.hero.at if s.phase == JOURNEY else -1
+        heroes = [code(h.at) if h.at >= 0 else None for h in s.heroes]
         return {"map": sorted(code(c) for c in s.present - s.hidden), "face_down": len(s.hidden),
-                "hero": code(hero) if hero >= 0 else None}
+                "hero": heroes[0], "heroes": heroes}
 
     def fit(self, game: Game, view: View, confirmed: frozenset[str]) -> list[tuple[str, str]] | None:
         """[] when `view` is the table of `game`'s state, None when it is another table.
 
         A face-up card the state does not have there (taken, face down, no map card) refutes it; so
-        does a card once seen on the map that is gone now. A card never read yet is no evidence, and
-        a face-down card the camera missed is none either (fewer backs are tolerated, never more).
+        does a card once seen on the map that is gone now, unless a pawn covers it; and a pawn on another
+        card than its hero's (one read elsewhere, or named otherwise). A card never read yet is no
+        evidence, nor is a face-down card the camera missed (fewer backs are tolerated, never more), nor
+        a pawn not seen.
         """
         want = self.expected(game)
-        up = set(want["map"])
-        if not set(view.up) <= up or view.down > want["face_down"]:
+        up, read = set(want["map"]), set(view.up)
+        if not read <= up or view.down > want["face_down"]:
             return None
-        if (confirmed & up) - set(view.up):
-            return None
-        if view.hero is not None and view.hero != want["hero"]:
+        covered = set()
+        for i, seen in enumerate(view.heroes):
+            at = want["heroes"][i] if i < len(want["heroes"]) else None
+            if seen is None:
+                continue
+            if at is None or (seen == COVERED and (at in read or at not in up)) or seen not in (COVERED, at):
+                return None
+            covered.add(at)
+        if (confirmed & up) - read - covered:
             return None
         return []
 
@@ -121,7 +186,11 @@ class SuperheldTable:
         return frozenset(seen.get("map", [])) & frozenset(self.expected(game)["map"])
 
     def observable(self, raw: Any) -> bool:
-        """A move the cards can show: a start or a step (a take, the forest entered), with no purchase or trade."""
+        """A move the table can show: a start or a step, with no purchase or trade.
+
+        A step shows by its card taken or forest card turned, or by the pawn moving; one that shows by neither
+        (onto a face-up card, no pawn seen) is found only as the first step of a sequence.
+        """
         if not isinstance(raw, dict):
             return False
         return any(k in raw for k in VISIBLE_MOVES) and "monster" not in raw and \
@@ -152,13 +221,42 @@ class SuperheldTable:
 
 
 # -- from read cards to an observation ----------------------------------------------------------------
-def observation(dets: CardDetections) -> dict[str, Any]:
-    """The Superheld observation of a card reading: the map's face-up codes, its face-down count, the rest."""
+def observation(dets: CardDetections, pawns: Sequence[Pawn] = (), colours: Sequence[str] = ()) -> dict[str, Any]:
+    """The Superheld observation of a card reading: the map's face-up codes, its face-down count, the rest.
+
+    `pawns` are those `vision.pawns` found, `colours` the heroes' pawn colours (hero 1 first; none: no pawn
+    looked for). A hero stands on the face-up map card under the one pawn of its colour (COVERED: that card's
+    face is hidden, its read name is left out); no such pawn, two alike or one off the map: the hero is not seen.
+    """
     group = map_group(dets)
     on_map = set(group)
-    up = [dets.codes[i] for i in group if dets.codes[i] != "back"]
-    return {"map": sorted(up), "face_down": len(group) - len(up), "hero": None, "pawns": PAWNS,
-            "off_map": sorted(dets.codes[i] for i in range(len(dets)) if i not in on_map)}
+    under = [_under(dets, on_map, [p for p in pawns if p.colour == colour]) for colour in colours]
+    heroes = [None if i is None else COVERED for i in under]
+    up = [dets.codes[i] for i in group if dets.codes[i] != "back" and i not in under]
+    obs = {"map": sorted(up), "face_down": sum(dets.codes[i] == "back" for i in group),
+           "hero": heroes[0] if heroes else None, "heroes": heroes,
+           "pawns": [{**p.to_json(), "card": _code(dets, p.card)} for p in pawns],
+           "off_map": sorted(dets.codes[i] for i in range(len(dets)) if i not in on_map)}
+    if any(i is not None for i in under):  # where the covered cards lie among the cards read once each
+        once = [i for i in group if i not in under and up.count(dets.codes[i]) == 1]
+        obs["placed"] = {dets.codes[i]: _corners(dets, i) for i in once}
+        obs["hero_cards"] = [None if i is None else _corners(dets, i) for i in under]
+    return obs
+
+
+def _corners(dets: CardDetections, i: int) -> list[list[float]]:
+    return np.asarray(dets.corners[i], float).round(1).tolist()
+
+
+def _under(dets: CardDetections, on_map: set[int], pawns: list[Pawn]) -> int | None:
+    """The face-up map card one pawn stands on; None for no pawn, two alike (whose is it?), or one off the map."""
+    if len(pawns) != 1 or pawns[0].card not in on_map or dets.codes[pawns[0].card] == "back":
+        return None
+    return pawns[0].card
+
+
+def _code(dets: CardDetections, index: int | None) -> str | None:
+    return dets.codes[index] if index is not None else None
 
 
 def map_group(dets: CardDetections) -> list[int]:
