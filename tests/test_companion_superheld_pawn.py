@@ -172,3 +172,29 @@ def test_pawn_colours_are_checked_before_anything_starts(tmp_path: Path, profile
     assert list(pawn_colours("red, blue", None) or {}) == ["red", "blue"]  # hero 1 first
     with pytest.raises(RecogniserUnavailable, match="no pawns"):
         recogniser_for("scoundrel", profile, ["AS"], pawns=pawn_colours("red", None))
+
+
+def test_two_heroes_pawns_referee_the_co_op_start_and_steps(tmp_path: Path) -> None:
+    """Co-op, pawns of two colours (hero 1 first): the start of both heroes and each one's step are seen."""
+    setup = {**SETUP, "monsters": ["7C", "8C", "9C"]}
+    session = Session(Store(tmp_path / "coop.db"))
+    session.new_game("superheld", {"variant": "coop"}, setup)
+    table = session.state.live.table  # type: ignore[union-attr]
+    game = session.state.live.match.game  # type: ignore[union-attr]
+    cards = table.expected(game)
+    assert cards["heroes"] == [None, None]
+    assert session.observe({"map": cards["map"], "face_down": 8, "heroes": [None, None]}) == "same"
+    assert session.observe({"map": cards["map"], "face_down": 8, "heroes": ["2H", "2S"]}) == "moves"
+    gone = [c for c in cards["map"] if c != "2H"]
+    assert session.observe({"map": gone, "face_down": 8, "heroes": ["3H", "2S"]}) == "moves"
+    assert session.observe({"map": gone, "face_down": 8, "heroes": ["3H", "3S"]}) == "moves"  # hero 2 steps
+    assert session.record()["moves"] == [{"start": ["2H", "2S"]}, {"go": "3H", "take": True, "hero": 1},
+                                         {"go": "3S", "hero": 2}]
+    # a pawn covering its card: "?" fits where that hero's card is the one not read
+    hidden = [c for c in gone if c != "3S"]
+    assert session.observe({"map": hidden, "face_down": 8, "heroes": ["3H", "?"]}) == "same"
+    assert session.observe({"map": hidden, "face_down": 8, "heroes": ["?", "?"]}) == "misread"  # 3H is read
+    with pytest.raises(ValueError, match="heroes"):
+        table.parse_view({"map": [], "face_down": 0, "heroes": "2S"})
+    with pytest.raises(ValueError, match="heroes\\[0\\]"):
+        table.parse_view({"map": [], "face_down": 0, "hero": "2S", "heroes": ["3S"]})

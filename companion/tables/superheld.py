@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.tables import UNREAD, read_code
-from engine.game import Game
+from engine.game import Game, RecordError
 from engine.superheld.deck import MAP_CARDS, code
 from engine.superheld.journey import enter, take
 from engine.superheld.map import components
 from engine.superheld.moves import Turn
 from engine.superheld.read_setup import read_state
-from engine.superheld.state import JOURNEY
+from engine.superheld.state import COOP, JOURNEY
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM
 from vision.detections import CardDetections
 
@@ -51,6 +51,7 @@ GROUP_GAP_MM = 30.0  # cards this far apart still belong to one map; the piles l
 PAWNS = ("seen when their colours are given: each hero stands on the map card under its pawn; unseen, the hero's "
          "moves are read from the cards taken and turned")
 COVERED = UNREAD  # a hero on the face-up map card its pawn hides from the card reader
+MAP_OPTIONS = ({}, {"variant": COOP}, {"variant": COOP, "forest": False})  # the setups a map can be laid under
 VISIBLE_MOVES = ("start", "go")  # record moves that can show: a pawn put down or moved, a card taken or turned up
 INVISIBLE_PARTS = ("buy", "trade")  # parts of a turn that change no card of the map
 
@@ -134,9 +135,16 @@ class SuperheldTable:
         return card_at(self._cells(), read, point)
 
     def _cells(self) -> dict[str, dict[str, float]]:
+        """The engine's map as laid (mm rectangles by code), read from the setup under whichever variant it fits."""
         if self._map is None:
-            s = read_state(self._setup, {})
-            self._map = {code(c): {"x": r.x, "y": r.y, "w": r.w, "h": r.h} for c, r in s.rects.items()}
+            self._map = {}
+            for options in MAP_OPTIONS:
+                try:
+                    s = read_state(self._setup, options)
+                except RecordError:
+                    continue
+                self._map = {code(c): {"x": r.x, "y": r.y, "w": r.w, "h": r.h} for c, r in s.rects.items()}
+                break
         return self._map
 
     def expected(self, game: Game) -> dict[str, Any]:
