@@ -1,0 +1,126 @@
+"""Detector labels from real photographs with rank-only boxes, mixed with synthetic scenes for fine-tuning.
+
+    python -m vision.train.real_boxes ../shared/data/real-cards-dev /tmp/cards-synth /tmp/cards-mix
+
+The real photos name whole-card boxes (axis-aligned, the visible part of a covered card). A box is turned
+into a rotated card outline where the classical outline finder finds the card again (`MATCH_IOU`); else the
+box itself is the label. A card found whole and overlapping no other box shows both printed indices, so its
+two index corners are labelled too. Only the `tune` half is used; the `held-out` half stays an honest test.
+Images are linked, never copied: the photos stay in ../shared/data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+
+from vision.cards.contours import propose
+from vision.cards.geometry import INDEX_BOX_MM, card_to_image, portrait_corners, rotate_corners
+from vision.real_photos import read_voc, real_images
+from vision.synth.generate import DET_CLASSES
+
+MATCH_IOU = 0.7  # an outline this close to a box is that card's outline
+CARD, INDEX = DET_CLASSES.index("card"), DET_CLASSES.index("index")
+
+
+def _bounds(quad: np.ndarray) -> tuple[float, float, float, float]:
+    return float(quad[:, 0].min()), float(quad[:, 1].min()), float(quad[:, 0].max()), float(quad[:, 1].max())
+
+
+def _box_quad(box: tuple[float, float, float, float]) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def _index_quads(outline: np.ndarray) -> list[np.ndarray]:
+    """The two printed index corners of a whole outline (clockwise from a short side: corners 0 and 2)."""
+    out = []
+    for k in (0, 2):
+        h = card_to_image(rotate_corners(outline, k))
+        out.append(cv2.perspectiveTransform(INDEX_BOX_MM[None], h)[0])
+    return out
+
+
+def photo_labels(image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[int, np.ndarray]]:
+    """(class, quad in px) for one photo."""
+    from vision.evaluate import box_iou
+
+    quads = [portrait_corners(q) for q in propose(image)]
+    bounds = [_bounds(q) for q in quads]
+    labels: list[tuple[int, np.ndarray]] = []
+    for i, box in enumerate(boxes):
+        best = max(((box_iou(box, b), k) for k, b in enumerate(bounds)), default=(0.0, -1))
+        alone = all(box_iou(box, other) == 0.0 for j, other in enumerate(boxes) if j != i)
+        if best[0] >= MATCH_IOU:
+            outline = quads[best[1]]
+            labels.append((CARD, outline))
+            if alone:
+                labels += [(INDEX, q) for q in _index_quads(outline)]
+        else:
+            labels.append((CARD, _box_quad(box)))
+    return labels
+
+
+def _line(cls: int, quad: np.ndarray, w: int, h: int) -> str:
+    q = (np.asarray(quad, np.float64) / [w, h]).clip(0, 1)
+    return f"{cls} " + " ".join(f"{v:.5f}" for v in q.reshape(-1))
+
+
+def write_real(folder: Path, out: Path, split: str = "tune", copies: int = 3) -> int:
+    """Link each photo of `split` `copies` times (weights the few real photos against many synthetic ones)."""
+    img_dir, lbl_dir = out / "images" / "train", out / "labels" / "train"
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lbl_dir.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for image_path, xml in real_images(folder, split):
+        image = cv2.imread(str(image_path))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        text = "\n".join(_line(c, q, w, h) for c, q in photo_labels(image, [b for _, b in read_voc(xml)])) + "\n"
+        for k in range(copies):
+            stem = f"real_{image_path.stem}_{k}"
+            link = img_dir / f"{stem}{image_path.suffix.lower()}"
+            if not link.exists():
+                os.symlink(image_path.resolve(), link)
+            (lbl_dir / f"{stem}.txt").write_text(text, encoding="utf-8")
+        n += 1
+    return n
+
+
+def link_synthetic(synth: Path, out: Path) -> int:
+    """The synthetic scenes of a generated set (vision.synth.generate), linked into both splits."""
+    n = 0
+    for split in ("train", "val"):
+        for sub in ("images", "labels"):
+            (out / sub / split).mkdir(parents=True, exist_ok=True)
+            for f in sorted((synth / sub / split).glob("*")):
+                link = out / sub / split / f.name
+                if not link.exists():
+                    os.symlink(f.resolve(), link)
+                n += sub == "images"
+    return n
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("real", type=Path, help="folder of photos with VOC boxes")
+    p.add_argument("synth", type=Path, help="a generated synthetic set (images/, labels/)")
+    p.add_argument("out", type=Path)
+    p.add_argument("--copies", type=int, default=3)
+    a = p.parse_args()
+    real = write_real(a.real, a.out, copies=a.copies)
+    synth = link_synthetic(a.synth, a.out)
+    data = {"path": str(a.out.resolve()), "train": "images/train", "val": "images/val",
+            "names": dict(enumerate(DET_CLASSES))}
+    (a.out / "data.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    print(f"{real} real photos x {a.copies}, {synth} synthetic scenes -> {a.out / 'data.yaml'}")
+
+
+if __name__ == "__main__":
+    main()
