@@ -115,8 +115,9 @@ class VisionCarcassonne:
     """A Carcassonne board read by `vision.tiles.predict`; the meeple colours calibrated once.
 
     The calibration is given (`vision.tiles.meeples.Calibration` or its JSON), or taken from the first
-    stable frame that shows no tile: the player shows one meeple of each colour on the bare table before
-    laying the start tile (`vision.tiles.meeples.calibrate`). Until then typical paint is assumed.
+    stable frame when it shows no start tile: the player shows one meeple of each colour on the bare table
+    before laying it (`vision.tiles.meeples.calibrate`; the board reader may take meeples alone for tiles, so
+    only the start tile's absence tells). Otherwise typical paint is assumed.
     """
 
     game = "carcassonne"
@@ -131,14 +132,17 @@ class VisionCarcassonne:
         self.name = "vision.tiles"
         self._predict, self._calibrate = predict, calibrate
         self.calibration = Calibration.from_json(calibration) if isinstance(calibration, dict) else calibration
+        self._first = self.calibration is None  # only the first stable frame may be the calibration shot
 
     def read(self, image: np.ndarray) -> Reading:
         from companion.tables.carcassonne import COLOUR_NAMES
+        from engine.carcassonne.tiles import START_TILE
 
         out = self._predict(image, calibration=self.calibration)
-        if not out["tiles"] and self.calibration is None:
+        first, self._first = self._first, False
+        if first and not any(t["letter"] == START_TILE for t in out["tiles"]):
             self.calibration = self._calibrate(image, COLOUR_NAMES)
-            out["calibration"] = self.calibration.to_json()
+            return Reading({"tiles": [], "meeples": [], "calibration": self.calibration.to_json()}, [])
         tiles = [{"code": f"{t['letter']}{t['rotation']}", "corners": t["corners"], "confidence": t["confidence"]}
                  for t in out["tiles"]]
         return Reading(out, tiles)

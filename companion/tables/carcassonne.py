@@ -49,7 +49,9 @@ FIELD = "field"  # the recogniser's feature for a meeple on a field (never legal
 FEATURES: tuple[str, ...] = (*SPOTS, FIELD)
 TURNS: tuple[int, ...] = ROTATIONS  # quarter turns of the whole board between the camera and the engine
 SCORED_KINDS = ("road", "city", MONASTERY)  # scorings whose meeples go back to the supply during the game
+SEEN_TILES = "tiles seen: "  # the table's `confirmed` entry: how many tiles the last explained view showed
 
+Cell = tuple[int, int]
 Tile = tuple[int, int, str, int]  # x, y, letter, canonical rotation
 Figure = tuple[int, int, int, str]  # x, y, colour (1..4), feature
 Slot = tuple[int, int]  # colour (0-based), index in its stack from the top
@@ -57,11 +59,16 @@ Slot = tuple[int, int]  # colour (0-based), index in its stack from the top
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """What a state (or an imagined one) puts on the table; `placed` counts the tiles laid after the start tile."""
+    """What a state (or an imagined one) puts on the table; `order`: the cells in the order their tiles were laid."""
 
     tiles: frozenset[Tile]
     meeples: frozenset[Figure]
-    placed: int
+    order: tuple[Cell, ...]
+
+    @property
+    def placed(self) -> int:
+        """Tiles laid after the start tile."""
+        return len(self.order) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,13 +198,17 @@ class CarcassonneTable:
         pic = self._picture(game)
         if self.hidden and pic.placed > len(self.seen):
             return None  # a tile laid that the camera never showed: its letter is a stand-in
+        # tiles laid before the last explained view's newest one; that one (maybe a tile still waiting for its
+        # meeple) and the candidate moves' tiles are compared exactly
+        old = frozenset(pic.order[:max(0, min(_seen_count(confirmed), len(pic.order)) - 1)])
         for tiles, meeples in _aligned(view):
-            if not (pic.meeples <= meeples and self._returning(game, meeples - pic.meeples)):
+            found = _beyond(pic, old, tiles, meeples)
+            if found is None or len(found[0]) > 1:
                 continue
-            if tiles == pic.tiles:
-                return []
-            new = tiles - pic.tiles
-            if pic.tiles < tiles and len(new) == 1 and self._meeple_to_come(game, next(iter(new))):
+            new, extra = found
+            if any(m[:2] == t[:2] for m in extra for t in new) or not self._returning(game, extra, old):
+                continue
+            if not new or self._meeple_to_come(game, next(iter(new))):
                 return []
         return None
 
@@ -208,9 +219,9 @@ class CarcassonneTable:
             return []
         pic = self._picture(game)
         for tiles, meeples in _aligned(view):
-            new = tiles - pic.tiles
-            if pic.tiles < tiles and len(new) <= 2:
-                pairs = self._reveals(game, self._laid_in_turn(game, new, meeples - pic.meeples))
+            found = _beyond(pic, frozenset(pic.order), tiles, meeples)
+            if found is not None and 1 <= len(found[0]) <= 2:
+                pairs = self._reveals(game, self._laid_in_turn(game, *found))
                 if pairs:
                     return pairs
         return []
@@ -273,10 +284,12 @@ class CarcassonneTable:
         return confirmed
 
     def confirmed(self, view: View) -> frozenset[str]:
-        return frozenset()  # the board only grows: `fit` compares it whole
+        """How many tiles the explained view showed: the state's tiles laid before are known, and a later view
+        that reads one of them otherwise (the reader's slip) is not held against the game."""
+        return frozenset({f"{SEEN_TILES}{len(view.tiles)}"})
 
     def settled(self, seen: dict[str, Any], game: Game) -> frozenset[str]:
-        return frozenset()
+        return frozenset({f"{SEEN_TILES}{len(game.board.order)}"})  # type: ignore[attr-defined]
 
     def observable(self, raw: Any) -> bool:
         return isinstance(raw, dict)  # every laid tile shows (a face-down one by its reveal, checked in `fit`)
@@ -292,11 +305,11 @@ class CarcassonneTable:
         pic = self._picture(game)
         out: list[dict[str, Any]] = []
         for tiles, meeples in _aligned(view):
-            new = tiles - pic.tiles
-            if len(new) != 1 or not pic.tiles < tiles or (self.hidden and next(iter(new))[2] != game.tile):
+            found = _beyond(pic, frozenset(pic.order), tiles, meeples)
+            if found is None or len(found[0]) != 1 or (self.hidden and next(iter(found[0]))[2] != game.tile):
                 continue
-            (x, y, letter, rot) = next(iter(new))
-            on_it = [m[3] for m in meeples - pic.meeples if m[:2] == (x, y)]
+            (x, y, letter, rot) = next(iter(found[0]))
+            on_it = [m[3] for m in found[1] if m[:2] == (x, y)]
             spot = _spot(letter, rot, on_it[0]) if on_it else None
             move = {"tile": letter, "x": x, "y": y, "rot": rot, "meeple": spot}
             if move not in out:
@@ -312,7 +325,7 @@ class CarcassonneTable:
         if move.meeple is not None:
             colour = game.colour + 1  # type: ignore[attr-defined]
             meeples = meeples | {(move.x, move.y, colour, _feature(move.tile, rot, move.meeple))}
-        return Imagined(Picture(frozenset(tiles), frozenset(meeples), pic.placed + 1))
+        return Imagined(Picture(frozenset(tiles), frozenset(meeples), (*pic.order, (move.x, move.y))))
 
     def choices(self) -> list[str]:
         """Tile letters (the dashboard's list; tiles are set right by confirming, playing or undoing)."""
@@ -327,10 +340,11 @@ class CarcassonneTable:
                           for pos, o in board.tiles.items())
         meeples = frozenset((*xy_of(m.pos), m.colour + 1, board.tiles[m.pos].spot_of(m.part))
                             for m in game.meeples.values())
-        return Picture(tiles, meeples, len(board.order) - 1)
+        return Picture(tiles, meeples, tuple(xy_of(pos) for pos in board.order))
 
-    def _returning(self, game: Any, extra: frozenset[Figure]) -> bool:
-        """Whether the meeples the view has beyond the state's stand on features the last move scored."""
+    def _returning(self, game: Any, extra: frozenset[Figure], old: frozenset[Cell]) -> bool:
+        """Whether the meeples the view has beyond the state's stand on features the last move scored (on a tile
+        seen before, on the tile: its reading, hence the feature's name, may be off)."""
         if not extra:
             return True
         if isinstance(game, Imagined):
@@ -342,7 +356,9 @@ class CarcassonneTable:
                 continue
             colours.update(scoring["meeples"])
             spots |= _feature_spots(game, *scoring["at"])
-        return all(m[0:2] + (m[3],) in spots for m in extra) and not Counter(m[2] for m in extra) - colours
+        cells = {spot[:2] for spot in spots}
+        return all(m[0:2] + (m[3],) in spots or (m[:2] in old and m[:2] in cells) for m in extra) and \
+            not Counter(m[2] for m in extra) - colours
 
     def _meeple_to_come(self, game: Any, tile: Tile) -> bool:
         """The new tile is the drawn one (or, face down, may be) and its colour still owes a meeple on it."""
@@ -446,6 +462,39 @@ def _turn_meeples(meeples: frozenset[Figure], tiles: frozenset[Tile], turn: int)
             feature = _feature(letter, turned.rotation, rotate_edge(feature, turn))
         out.add((*_turn_xy(x, y, turn), colour, feature))
     return frozenset(out)
+
+
+def _seen_count(confirmed: frozenset[str]) -> int:
+    return max((int(c[len(SEEN_TILES):]) for c in confirmed if c.startswith(SEEN_TILES)), default=0)
+
+
+def _beyond(pic: Picture, old: frozenset[Cell], tiles: frozenset[Tile], meeples: frozenset[Figure]
+            ) -> tuple[frozenset[Tile], frozenset[Figure]] | None:
+    """The view's tiles and meeples beyond the state's, or None when the view lacks one of the state's.
+
+    A tile in `old` (seen before) may be read otherwise: its cell is what counts, and its meeples count by
+    colour, not by the feature named after the misread tile.
+    """
+    seen = {t[:2]: t for t in tiles}
+    for t in pic.tiles:
+        got = seen.get(t[:2])
+        if got is None or (got != t and t[:2] not in old):
+            return None
+
+    def key(m: Figure) -> tuple[Any, ...]:
+        return m[:3] if m[:2] in old else m
+
+    left = Counter(key(m) for m in pic.meeples)
+    extra = []
+    for m in sorted(meeples):
+        if left[key(m)] > 0:
+            left[key(m)] -= 1
+        else:
+            extra.append(m)
+    if +left:
+        return None
+    cells = {t[:2] for t in pic.tiles}
+    return frozenset(t for c, t in seen.items() if c not in cells), frozenset(extra)
 
 
 def _aligned(view: View) -> Iterator[tuple[frozenset[Tile], frozenset[Figure]]]:
