@@ -3,7 +3,8 @@
 Each (label, turn) has one centroid: the mean of its templates in the profile's learned space, so
 matching is a nearest-class-mean (LDA-like) decision. Cards are tried from both ends (a detector's
 outline may start at either printed corner); tiles have a centroid per turn, which gives the letter
-and the rotation at once.
+and the rotation at once. A number card's suit is then judged again on its pips (`suits`): spade or
+club, heart or diamond.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from vision.enroll import verify
 from vision.enroll.canon import rotate_quarter, turn_corners, warp
 from vision.enroll.features import BLOCKS, VERSION, describe
 from vision.enroll.store import Profile
+from vision.enroll.suits import SuitCheck
 from vision.enroll.templates import FRAMES, class_means, project, redescribe, unquantise
 
 if TYPE_CHECKING:
@@ -59,6 +61,8 @@ class Matcher:
         self.projection = unquantise(arrays["projection"], arrays.get("projection_scale"))
         crops, crop_owner = profile.arrays["crops"], profile.arrays["crop_owner"].astype(int)
         self.greys = [[verify.grey(rotate_quarter(c, t)) for c in crops[crop_owner == o]] for o, t in keys]
+        first = {self.labels[o]: crops[i] for i, o in reversed(list(enumerate(crop_owner.tolist())))}
+        self.suits = SuitCheck(first) if self.kind == "cards" else SuitCheck({})
 
     def scores(self, crops: list[np.ndarray]) -> np.ndarray:
         """(N, centroids) cosine similarities of canonical crops."""
@@ -81,8 +85,16 @@ class Matcher:
             rows = slice(i * len(turns), (i + 1) * len(turns))
             block = self._second_look(sims[rows], crops[rows])
             t, j = np.unravel_index(int(block.argmax()), block.shape)
-            out.append(self._identity(block, int(t), int(j), tried[i * len(turns) + int(t)]))
+            got = self._identity(block, int(t), int(j), tried[i * len(turns) + int(t)])
+            out.append(self._suit_checked(got, crops[i * len(turns) + int(t)]))
         return out
+
+    def _suit_checked(self, got: Identity, crop: np.ndarray) -> Identity:
+        """The reading with its suit judged again on the pips; switched to the sibling when they say so."""
+        sibling = self.suits.sibling(got.label)
+        if sibling is None or self.suits.vote(crop, got.label) >= 0:
+            return got
+        return Identity(sibling, got.score, 0.0, got.corners, got.rotation)
 
     def _second_look(self, sims: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
         """The best few (turn, centroid) pairs of distinct labels, re-scored with template correlation."""
