@@ -22,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.tables.carcassonne import COLOUR_NAMES
 from engine.carcassonne.board import oriented
 from engine.carcassonne.tiles import canonical_rotation
 from engine.match import Match
@@ -37,8 +38,7 @@ HOLD = 5  # frames each still is shown
 HAND = 2  # frames of a hand reaching in between two stills
 TILE_PX = 112  # art resolution of one tile on the table plane
 TURN_DEG = 8.0  # the camera a little askew
-CALIBRATION_MEEPLES = ("red", "blue", "yellow")  # shown on the bare table first, colours 1, 2, 3
-COLOURS = ("red", "blue", "yellow", "black")  # colour k's meeples (companion.tables.carcassonne.COLOUR_NAMES)
+CALIBRATION_MEEPLES = COLOUR_NAMES[:3]  # shown on the bare table first, colours 1, 2, 3
 
 Cell = tuple[int, int]
 Laid = dict[Cell, tuple[str, int]]
@@ -143,7 +143,7 @@ class BoardCamera:
             cx, cy, _ = self._centre(cell)
             foot = cv2.perspectiveTransform(np.array([[[cx + (u - 0.5) * TILE_PX, cy + (v - 0.5) * TILE_PX]]]),
                                             self.hom)[0, 0]
-            draw_meeple(image, (float(foot[0]), float(foot[1])), px * 0.3, 0.8, MEEPLE_PAINT[COLOURS[colour - 1]],
+            draw_meeple(image, (float(foot[0]), float(foot[1])), px * 0.3, 0.8, MEEPLE_PAINT[COLOUR_NAMES[colour - 1]],
                         rng)
         for k, name in enumerate(still.loose):
             draw_meeple(image, (w * (0.35 + 0.15 * k), h * 0.6), px * 0.3, 0.8, MEEPLE_PAINT[name], rng)

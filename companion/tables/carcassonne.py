@@ -8,7 +8,7 @@ Equal rotations (U at 0 and 180) compare equal through the catalog's `canonical_
 
 Face-down stacks (`{"stacks": "hidden"}`, three colours, or `{"stacks": "hidden", "colours": 4}`):
 like Scoundrel's dungeon, the table keeps full stacks of the 71 tiles anyway, the unseen ones in a
-fixed order (tiles that fit almost anywhere first, so the engine never discards a stand-in). When
+fixed order (tiles that fit almost anywhere first, so the engine hardly ever discards a stand-in). When
 the camera shows the tile the colour has just laid, its letter is revealed into the drawn slot (it
 swaps with the last unseen tile of that letter) and the game is replayed; unseen tiles never decided
 a move, so at the end the record's drawn tiles and moves are the true game's.
@@ -17,7 +17,8 @@ The player lays the tile, then the colour's meeple. A still that shows the new t
 while one is owed (the colour has one and the tile a free feature) is "not yet": nothing is played
 until the meeple stands. Meeples of a feature the last move scored may still stand on the table
 until the player takes them back. Two face-down tiles laid between two stills are told apart by the
-colours of their meeples (colour 1 plays before colour 2).
+colours of their meeples (colour 1 plays before colour 2). Tiles laid before the newest one of the last
+explained view are known: a later view that reads one otherwise (a reader's slip) does not refute the game.
 """
 
 from __future__ import annotations
