@@ -43,7 +43,7 @@ class LiveView:
             grid, marks = self._table_marks(frame.image.shape)
             image = overlay.draw(frame.image, self.session.detections, trouble, self.gate_state(),
                                  self.source.status() if self.source else {}, self.session.state.play_area,
-                                 grid, marks)
+                                 grid, marks, self.session.pawns)
             self._cached = (frame.seq, _encode(image, self.quality))
             self.encoded += 1
             return self._cached

@@ -55,6 +55,7 @@ class RefereeLoop:
             return None
         reading = self.recogniser.read(frame.image)
         self.session.detections = reading.cards
+        self.session.pawns = reading.pawns
         if getattr(self.recogniser, "card_outlines", True):  # the table is measured from 63 x 88 mm cards only
             self.calibrator.update(self.session, reading.cards, frame.image.shape)
         verdict = self.session.observe(reading.observation, frame.pos)

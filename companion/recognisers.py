@@ -24,6 +24,7 @@ import numpy as np
 class Reading:
     observation: dict[str, Any]  # the game's zone dict, e.g. Scoundrel's room / weapon / weapon_monsters
     cards: list[dict[str, Any]] = field(default_factory=list)  # {code, corners [[x, y] x4], confidence}
+    pawns: list[dict[str, Any]] = field(default_factory=list)  # {colour, point [x, y], card, hero}: for the overlay
 
 
 class Recogniser(Protocol):
@@ -72,7 +73,10 @@ class PawnsSeen:
             return superheld_reading(dets, image.shape)
         from vision.pawns import find_pawns
 
-        return superheld_reading(dets, image.shape, find_pawns(image, dets, self.pawns), list(self.pawns.colours))
+        colours = list(self.pawns.colours)
+        reading = superheld_reading(dets, image.shape, find_pawns(image, dets, self.pawns), colours)
+        reading.pawns = [{**p, "hero": colours.index(p["colour"]) + 1} for p in reading.observation["pawns"]]
+        return reading
 
 
 class VisionScoundrel(VisionCards):

@@ -44,6 +44,7 @@ class Session:
         self.source: dict[str, Any] = {"state": "none"}
         self.source_probe: Callable[[], dict[str, Any]] | None = None  # the camera's live status, frame counts
         self.detections: list[dict[str, Any]] = []  # the last recognised cards, for the live view's overlay
+        self.pawns: list[dict[str, Any]] = []  # the pawns seen with them (Reading.pawns), for the overlay too
         self.version = 0
         self.announcements: deque[dict[str, Any]] = deque(maxlen=20)
         self._announce_id = 0
