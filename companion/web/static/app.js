@@ -239,8 +239,10 @@ $("new-form").addEventListener("submit", (ev) => {
   catch (e) { $("action-error").textContent = `options and setup must be JSON: ${e.message}`; return; }
   post("/api/new-game", { game: $("new-game").value, options, setup });
 });
+// a set-up each game accepts as it is (Carcassonne: its tiles learnt as the camera sees them laid)
+const DEFAULT_SETUP = { scoundrel: '{"deck": "full"}', carcassonne: '{"stacks": "hidden"}' };
 $("new-game").addEventListener("change", () => {
-  $("new-setup").value = $("new-game").value === "scoundrel" ? '{"deck": "full"}' : "{}";
+  $("new-setup").value = DEFAULT_SETUP[$("new-game").value] || "{}";
 });
 $("speak").checked = localStorage.getItem("speak") === "1";
 $("speak").addEventListener("change", () => localStorage.setItem("speak", $("speak").checked ? "1" : "0"));
