@@ -3,7 +3,8 @@ synthetic scenes (card error, whole layout exactly right).
 
 Real photos: a folder of images with Pascal-VOC .xml boxes of whole cards and rank-only names
 (`nine` .. `ace`), as in ../shared/data/real-cards-dev. A box is found when some predicted card's
-axis-aligned bounds overlap it at IoU >= 0.5; its rank is right when that card's code has the rank.
+axis-aligned bounds overlap it at IoU >= 0.5; its rank is right when that card's code has the rank. A card
+found but unread ("?") counts as found, never as read right.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.cards.geometry import quad_iou
+from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 from vision.homography import table_homography
 from vision.layout import scoundrel_zones, superheld_map
@@ -42,13 +44,16 @@ class RealScore:
     images: int = 0
     boxes: int = 0
     found: int = 0
+    unread: int = 0  # found, but reported with the code "?" (index not readable)
     rank_right: int = 0
     seconds: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"images": self.images, "cards": self.boxes,
                 "recall_iou50": round(self.found / max(1, self.boxes), 4),
+                "found_unread": self.unread,
                 "rank_accuracy_of_found": round(self.rank_right / max(1, self.found), 4),
+                "rank_accuracy_of_read": round(self.rank_right / max(1, self.found - self.unread), 4),
                 "rank_accuracy_of_all": round(self.rank_right / max(1, self.boxes), 4),
                 "median_ms": round(1000 * float(np.median(self.seconds)), 1) if self.seconds else None}
 
@@ -77,6 +82,7 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
             used.add(best[1])
             score.found += 1
             code = dets.codes[best[1]]
+            score.unread += int(code == UNREAD)
             score.rank_right += int(code != "back" and code[:-1] == RANK_NAMES.get(name, "?"))
     return score
 

@@ -6,14 +6,17 @@ import importlib
 from typing import Any
 
 from engine.cards import CardError, parse_card
+from vision.cards.labels import UNREAD  # a card the recogniser saw but could not name
 
-UNREAD = "?"  # a card the recogniser saw but could not name
+__all__ = ["UNREAD", "TABLES", "read_code", "table_model"]
+
 
 # game name -> "module:class" of its table model; data, not branches.
 TABLES: dict[str, str] = {
     "scoundrel": "companion.tables.scoundrel:ScoundrelTable",
     "superheld": "companion.tables.superheld:SuperheldTable",
     "carcassonne": "companion.tables.carcassonne:CarcassonneTable",
+    "strijders": "companion.tables.strijders:StrijdersTable",
 }
 
 

@@ -17,32 +17,43 @@ from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
 from vision.cards.geometry import index_crop, outline_from_index, portrait_corners, quad_iou, rotate_corners
 from vision.cards.identity import classify, read_cards
-from vision.cards.labels import CROP_CLASSES, NONE_CLASS
+from vision.cards.labels import CROP_CLASSES, NONE_CLASS, UNREAD
 from vision.cards.outline import refine
 from vision.detections import CardDetections
 
 MIN_CONFIDENCE = 0.5
 PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
+UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 
 
-def predict(image: np.ndarray, conf: float = 0.3) -> CardDetections:
-    """Codes ("QS" or "back"), corners clockwise from the printed top-left, confidences. Jokers are dropped."""
-    boxes = detect(image, conf=conf)
-    outlines, scores = _card_outlines(image, boxes.of(CARD), propose(image))
-    faces = _unique(_read_faces(image, outlines, scores))
+def predict(image: np.ndarray, conf: float = 0.3, size: int | None = None) -> CardDetections:
+    """Codes ("QS", "back", or UNREAD "?" for a card found whose index cannot be read: partly covered, blurred),
+    corners clockwise from the printed top-left, confidences. Jokers are dropped.
+    `size`: the detector's input square (see `detect`)."""
+    boxes = detect(image, conf=conf, size=size)
+    outlines, scores, backing = _card_outlines(image, boxes.of(CARD), propose(image))
+    read, unread = _read_faces(image, outlines, scores, backing)
+    faces = _unique(read)
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces)
     backs = _backs(image, _not_faces(boxes.of(BACK), faces))
-    return CardDetections.merge([faces, fanned, backs])
+    seen = CardDetections.merge([faces, fanned, backs])
+    return CardDetections.merge([seen, _unique(_apart(unread, seen))])
 
 
-def _card_outlines(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Outlines to read, with their detector-like scores: the classical blobs (a lone card's own edges, tighter
-    than any box) and the detector's face-up boxes that no blob covers, tightened on the card's edges. A blob
-    that is no face (a back, two cards side by side) reads as "none" and is dropped."""
-    alone = np.array([all(quad_iou(q, p) < 0.3 for p in proposals) for q in cards.quads], bool).reshape(-1)
+def _card_outlines(image: np.ndarray, cards: Boxes,
+                   proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Outlines to read, with their detector-like scores and the score of the detector's face-up box behind each
+    (0 for none): the classical blobs (a lone card's own edges, tighter than any box) and the detector's boxes
+    that no blob covers, tightened on the card's edges. A blob that is no face (a back, two cards side by side)
+    reads as "none" and is dropped."""
+    overlaps = np.array([[quad_iou(q, p) for p in proposals] for q in cards.quads], np.float32)
+    overlaps = overlaps.reshape(len(cards.quads), len(proposals))
+    alone = (overlaps < 0.3).all(axis=1)
     boxes = Boxes(cards.quads[alone], cards.classes[alone], cards.scores[alone])
     outlines = np.concatenate([_outlines(image, boxes), np.asarray(proposals, np.float32).reshape(-1, 4, 2)])
-    return outlines, np.concatenate([boxes.scores, np.full(len(proposals), PROPOSAL_SCORE)]).astype(np.float32)
+    scores = np.concatenate([boxes.scores, np.full(len(proposals), PROPOSAL_SCORE)]).astype(np.float32)
+    behind = np.where(overlaps >= 0.5, cards.scores[:, None], 0.0).max(axis=0, initial=0.0)
+    return outlines, scores, np.concatenate([boxes.scores, behind]).astype(np.float32)
 
 
 def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
@@ -77,13 +88,28 @@ def _outlines(image: np.ndarray, boxes: Boxes) -> np.ndarray:
     return np.array([portrait_corners(refine(image, q)) for q in boxes.quads], np.float32).reshape(-1, 4, 2)
 
 
-def _read_faces(image: np.ndarray, outlines: np.ndarray, scores: np.ndarray) -> CardDetections:
+def _read_faces(image: np.ndarray, outlines: np.ndarray, scores: np.ndarray,
+                backing: np.ndarray) -> tuple[CardDetections, CardDetections]:
+    """The outlines whose index was read, and those the detector is sure are face-up cards (`backing`, its
+    box's score) whose index was not: a card with its corners covered is still a card on the table, and the
+    referee asks the player rather than miss it."""
     codes, conf, corners = read_cards(image, outlines)
     keep = [i for i, c in enumerate(codes) if c not in ("none", "JOKER")]
     n = len(keep)
-    return CardDetections([codes[i] for i in keep], corners[keep].reshape(-1, 4, 2),
+    read = CardDetections([codes[i] for i in keep], corners[keep].reshape(-1, 4, 2),
                           (conf[keep] * scores[keep]) ** 0.5 if n else np.zeros(0, np.float32),
                           np.full(n, -1, np.int16), np.ones(n, bool))
+    lost = [i for i, c in enumerate(codes) if c == "none" and backing[i] >= UNREAD_SCORE]
+    m = len(lost)
+    unread = CardDetections([UNREAD] * m, outlines[lost].reshape(-1, 4, 2), backing[lost].astype(np.float32),
+                            np.full(m, -1, np.int16), np.zeros(m, bool))
+    return read, unread
+
+
+def _apart(cards: CardDetections, seen: CardDetections) -> CardDetections:
+    """The cards that lie on none of the `seen` ones (no overlap of note, centre outside)."""
+    keep = [all(quad_iou(q, s) < 0.3 and not _inside(q.mean(axis=0), s) for s in seen.corners) for q in cards.corners]
+    return cards[np.array(keep, bool)] if len(cards) else cards
 
 
 def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections) -> CardDetections:

@@ -17,6 +17,7 @@ import numpy as np
 MODELS = Path(__file__).resolve().parents[2] / "models"
 DETECTOR = MODELS / "cards-obb.onnx"
 CARD, BACK, INDEX = 0, 1, 2
+FULL_SIZE = 416  # the square a whole frame is read at (the training size)
 
 
 @dataclass
@@ -62,10 +63,14 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[fl
     return out, scale, (left, top)
 
 
-def detect(image: np.ndarray, conf: float = 0.3, iou: float = 0.5, model: Path = DETECTOR) -> Boxes:
-    """Rotated card, back and index boxes in image pixels."""
+def detect(image: np.ndarray, conf: float = 0.3, iou: float = 0.5, model: Path = DETECTOR,
+           size: int | None = None) -> Boxes:
+    """Rotated card, back and index boxes in image pixels. `size` (a multiple of 32) is the square the image
+    is letterboxed to when the model takes any size: a small crop is read at a small size, fast and at the
+    card scale the model was trained on; by default, and for a fixed-size model, the model's own size."""
     sess = _detector(str(model))
-    size = int(sess.get_inputs()[0].shape[2])
+    fixed = sess.get_inputs()[0].shape[2]
+    size = int(fixed) if isinstance(fixed, int) else (size or FULL_SIZE)
     boxed, scale, (left, top) = letterbox(image, size)
     blob = np.ascontiguousarray(boxed[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255.0
     out = sess.run(None, {sess.get_inputs()[0].name: blob})[0][0]  # (4 + nc + 1, N)

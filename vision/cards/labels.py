@@ -8,3 +8,4 @@ CARD_CODES: tuple[str, ...] = tuple(c.code for c in full_deck())
 CROP_CLASSES: tuple[str, ...] = (*CARD_CODES, "JOKER", "none")
 NONE_CLASS: int = CROP_CLASSES.index("none")
 JOKER_CLASS: int = CROP_CLASSES.index("JOKER")
+UNREAD = "?"  # the code of a card that was found but whose index could not be read

@@ -14,6 +14,7 @@ from vision.detections import CardDetections
 
 DIFF_LEVEL = 30  # grey levels at quarter resolution
 SCALE = 4
+MIN_SIZE = 160  # px: the smallest square a region is read at by the detector
 
 
 def changed_region(before: np.ndarray, after: np.ndarray, grow: int) -> tuple[int, int, int, int] | None:
@@ -33,6 +34,15 @@ def changed_region(before: np.ndarray, after: np.ndarray, grow: int) -> tuple[in
             min(height, (y + h) * SCALE + grow))
 
 
+def _region_size(shape: tuple[int, ...], region: tuple[int, int, int, int]) -> int:
+    """The detector square that shows a region's cards at the scale of a whole-frame read (multiple of 32)."""
+    from vision.cards.detect import FULL_SIZE
+
+    x0, y0, x1, y1 = region
+    scaled = max(x1 - x0, y1 - y0) * FULL_SIZE / max(shape[:2])
+    return int(min(FULL_SIZE, max(MIN_SIZE, 32 * np.ceil(scaled / 32))))
+
+
 def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, predict=None) -> CardDetections:  # noqa: ANN001
     """The reading of `after`, given the reading of `before`; only the changed region is read again."""
     if predict is None:
@@ -47,7 +57,7 @@ def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, pred
     x0, y0, x1, y1 = region
     if (x1 - x0) * (y1 - y0) > 0.6 * after.shape[0] * after.shape[1]:
         return predict(after)
-    fresh = predict(np.ascontiguousarray(after[y0:y1, x0:x1]))
+    fresh = predict(np.ascontiguousarray(after[y0:y1, x0:x1]), size=_region_size(after.shape, region))
     fresh.corners = fresh.corners + np.array([x0, y0], np.float32)
     centres = previous.centres
     inside = ((centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0) & (centres[:, 1] < y1)
