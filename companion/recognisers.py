@@ -19,6 +19,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from companion.tables import UNREAD
+
 
 @dataclass
 class Reading:
@@ -152,6 +154,53 @@ class VisionCarcassonne:
         return Reading(out, tiles)
 
 
+class ProfileStrijders:
+    """The two cards revealed in the middle of a Strijders table, named by an enrolled catalog (one photo each).
+
+    Outlines are the card pipeline's classical proposals; each is matched against the catalog's photos.
+    Player a's card lies in the image's lower half, b's in its upper half (`companion.tables.strijders`);
+    two cards on one side, or one matched only weakly, make that side unread ("?").
+    """
+
+    game = "strijders"
+    min_score = 0.55  # a match this weak is shown unread ("?"): the player confirms, rather than a wrong card refereed
+    card_outlines = False  # custom cards need not be 63 x 88 mm: the auto calibration must not use them
+
+    def __init__(self, profile: str | Path, allowed: list[str] | None = None) -> None:
+        from vision.cards.contours import propose
+        from vision.enroll.matcher import Matcher
+
+        loaded = load_deck_profile(profile, "strijders")
+        self.name = f"Strijders catalog {loaded.name} + the middle of the table"
+        self._propose, self._matcher = propose, Matcher(loaded)
+
+    def read(self, image: np.ndarray) -> Reading:
+        outlines = [np.asarray(o, np.float32) for o in self._propose(image)]
+        found = self._matcher.identify_many(image, np.array(outlines, np.float32)) if outlines else []
+        kept: list[Any] = []
+        for f in sorted((f for f in found if f.label != "unknown"), key=lambda f: -f.score):
+            if all(self._apart(f.corners, k.corners) for k in kept):  # a proposal over part of a card, or two
+                kept.append(f)
+        cards = [{"code": f.label if f.score >= self.min_score else UNREAD,
+                  "corners": np.asarray(f.corners, float).round(1).tolist(),
+                  "confidence": float(np.clip(f.score, 0, 1))} for f in kept]
+        sides: dict[str, list[str]] = {"a": [], "b": []}
+        for card in cards:
+            low = float(np.mean([y for _, y in card["corners"]])) > image.shape[0] / 2
+            sides["a" if low else "b"].append(card["code"])
+        obs = {p: (ids[0] if len(ids) == 1 else UNREAD) if ids else None for p, ids in sides.items()}
+        return Reading(obs, cards)
+
+    @staticmethod
+    def _apart(quad: np.ndarray, other: np.ndarray) -> bool:
+        """Two outlines that are two cards: neither's centre lies inside the other."""
+        import cv2
+
+        a, b = np.asarray(quad, np.float32), np.asarray(other, np.float32)
+        return cv2.pointPolygonTest(b, tuple(map(float, a.mean(axis=0))), False) < 0 and \
+            cv2.pointPolygonTest(a, tuple(map(float, b.mean(axis=0))), False) < 0
+
+
 def load_profile(ref: str | Path) -> Any:
     """A profile by name (the player's store) or by the path of its folder."""
     from vision.enroll.store import ProfileError, ProfileStore, check_name
@@ -164,16 +213,20 @@ def load_profile(ref: str | Path) -> Any:
     return ProfileStore().load(check_name(str(ref)))
 
 
-def load_deck_profile(ref: str | Path) -> Any:
-    """The enrolled deck named by `ref`; RecogniserUnavailable says why it cannot be used."""
+PROFILE_KINDS = {"cards": "a deck of cards", "strijders": "a Strijders catalog"}  # a profile's kind, in words
+PROFILE_KIND_OF = {"strijders": "strijders"}  # the kind of profile a game's cards are read with; others: "cards"
+
+
+def load_deck_profile(ref: str | Path, kind: str = "cards") -> Any:
+    """The enrolled deck (or Strijders catalog) named by `ref`; RecogniserUnavailable says why it cannot be used."""
     from vision.enroll.store import ProfileError
 
     try:
         loaded = load_profile(ref)
     except ProfileError as exc:
         raise RecogniserUnavailable(str(exc)) from None
-    if loaded.kind != "cards":
-        raise RecogniserUnavailable(f"profile {loaded.name!r} holds {loaded.kind}, not a deck of cards")
+    if loaded.kind != kind:
+        raise RecogniserUnavailable(f"profile {loaded.name!r} holds {loaded.kind}, not {PROFILE_KINDS[kind]}")
     return loaded
 
 
@@ -227,7 +280,8 @@ def _in_play(game: str) -> list[str] | None:
 RECOGNISERS: dict[str, Callable[[], Recogniser]] = {"scoundrel": VisionScoundrel, "superheld": VisionSuperheld,
                                                    "carcassonne": VisionCarcassonne}
 # game -> its recogniser over an enrolled deck profile
-PROFILE_RECOGNISERS: dict[str, type[ProfileCards]] = {"scoundrel": ProfileScoundrel, "superheld": ProfileSuperheld}
+PROFILE_RECOGNISERS: dict[str, type[ProfileCards] | type[ProfileStrijders]] = {
+    "scoundrel": ProfileScoundrel, "superheld": ProfileSuperheld, "strijders": ProfileStrijders}
 
 
 def recogniser_for(game: str, profile: str | Path | None = None, deck: Any = None,

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     setup = json_arg(args.setup, "--setup") if args.setup else ({"deck": "full"} if args.game == "scoundrel" else {})
     config = Config(db=args.db or default_db(), source=args.source, game=args.game,
                     options=json_arg(args.options, "--options"), setup=setup, host=args.host, port=args.port,
-                    resume=args.resume, speed=args.speed, profile=check_profile(args.profile),
+                    resume=args.resume, speed=args.speed, profile=check_profile(args.profile, args.game),
                     pawns=pawn_colours(args.pawns, args.pawn_photo))
     return serve(config, args.no_browser)
 
@@ -86,14 +86,14 @@ def pawn_colours(names: str | None, photo: Path | None) -> dict[str, list[float]
         raise UsageError(f"--pawns: {exc}") from None
 
 
-def check_profile(ref: str | None) -> str | None:
-    """Refuse an unknown or unreadable profile before anything starts."""
+def check_profile(ref: str | None, game: str = "scoundrel") -> str | None:
+    """Refuse an unknown or unreadable profile, or one of another kind than the game reads, before anything starts."""
     if ref is None:
         return None
-    from companion.recognisers import RecogniserUnavailable, load_deck_profile
+    from companion.recognisers import PROFILE_KIND_OF, RecogniserUnavailable, load_deck_profile
 
     try:
-        load_deck_profile(ref)
+        load_deck_profile(ref, PROFILE_KIND_OF.get(game, "cards"))
     except RecogniserUnavailable as exc:
         raise UsageError(str(exc)) from None
     return ref
