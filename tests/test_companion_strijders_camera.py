@@ -193,6 +193,27 @@ def test_a_card_not_in_the_hand_is_a_violation_and_one_card_alone_is_not_yet(tmp
     assert session.observe({"a": "?", "b": second["b"]}) == "misread"
 
 
+def test_a_second_copy_laid_right_after_the_first_is_learnt(tmp_path: Path, cards: list[dict[str, Any]]) -> None:
+    """a holds two of one card, laid in rounds 1 and 2; as listed, the second copy is the deck's last card."""
+    ids = [c["id"] for c in cards]
+    twice, rest = ids[0], ids[1:]
+    true = {"a": [twice, twice, *rest[:6]], "b": rest[:8]}
+    listed = {"a": [*rest[:4], twice, *rest[4:6], twice], "b": rest[:8]}
+    options = {"deck_size": 8}
+    session = Session(Store(tmp_path / "twice.db"))
+    session.new_game("strijders", options, {"catalog": {"cards": cards}, "decks": listed, "order": "hidden"})
+    rounds = [{"a": twice, "b": rest[0]}, {"a": twice, "b": rest[1]}]
+    for move in rounds:
+        assert session.observe({"a": None, "b": None}) == "same"
+        assert session.observe(dict(move)) == "moves"
+    assert session.record()["moves"] == rounds
+    truth = Match.replay(Record("strijders", options, {"catalog": {"cards": cards}, "decks": true}, rounds))
+    learnt = Match.replay(Record("strijders", options, session.record()["setup"], rounds)).to_json()
+    want = truth.to_json()
+    for key in ("round", "points", "points_piles", "winners_piles", "last_round", "decks_left"):
+        assert learnt[key] == want[key], key  # the hands' unseen cards may still differ mid-game
+
+
 def test_bad_setups_and_views_are_named() -> None:
     with pytest.raises(RecordError, match="setup.order"):
         StrijdersTable({"catalog": {}, "decks": {"a": [], "b": []}, "order": "shuffled"})

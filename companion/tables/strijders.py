@@ -91,10 +91,12 @@ class StrijdersTable:
         if not self.hidden:
             return []
         table = game.table  # type: ignore[attr-defined]
+        if all(card is None or card == _last(game, p) for p, card in enumerate((view.a, view.b))):
+            return []  # the last round's cards, or some of them: nothing new laid
         pairs = []
         for p, player in enumerate(PLAYERS):
             card = view.side(p)
-            if card is None or card == _last(game, p) or card in table.hand_ids(p):
+            if card is None or card in table.hand_ids(p):
                 continue
             size = len(self.order[player])
             deck = [c for c in table.decks[p] if table.specs[c].id == card]
