@@ -124,3 +124,33 @@ def test_the_dashboard_is_usable_from_a_phone(companion: Companion, phone: Page,
     _fits(page)
     _tappable(page.locator("#legal button").last)
     _tappable(page.locator("#undo"))
+
+
+def test_a_strijders_misread_on_a_phone(phone: Page, tmp_path: Path) -> None:
+    """Each player's card shown as a zone of its own (one card, not a list), a suggested round confirmed by a tap."""
+    from test_companion_strijders_camera import OPTIONS, _cards, _hidden, _true_record
+
+    record = _true_record(_cards())
+    c = Companion(Config(db=tmp_path / "s.db", port=0, game="strijders", options=OPTIONS, setup=_hidden(record),
+                         recognise=False)).start()
+    try:
+        page = phone
+        page.goto(f"http://127.0.0.1:{c.port}/")
+        expect(page.locator("#game-name")).to_have_text("strijders")
+        first, second = record.moves[:2]
+        assert c.session.observe(dict(first)) == "moves"
+        assert c.session.observe({"a": "?", "b": second["b"]}) == "misread"  # a's card matched too weakly
+        expect(page.locator("#pending-panel")).to_be_visible()
+        expect(page.locator("#seen .zone")).to_have_text(["player a", "player b"])
+        expect(page.locator("#seen .card")).to_have_text(["?", second["b"]])
+        expect(page.locator("#expected .card")).to_have_text([first["a"], first["b"]])  # the last round's cards
+        _fits(page)
+        options = [o["moves"] for o in (c.session.state.pending or {})["options"]]
+        assert options and all(m[0]["b"] == second["b"] for m in options)
+        confirm = page.locator("#options button").first
+        _tappable(confirm)
+        confirm.tap()
+        expect(page.locator("#pending-panel")).to_be_hidden()
+        assert c.session.record()["moves"] == [first, options[0][0]]
+    finally:
+        c.stop()

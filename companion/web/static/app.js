@@ -39,15 +39,19 @@ function cardChip(code, extra = "", onclick = null) {
   return node;
 }
 
+const SINGLE_ZONES = ["weapon", "a", "b"];  // zones of one card or none: Scoundrel's weapon, Strijders' players
+const ZONE_NAMES = { a: "player a", b: "player b" };
+
 function zoneCards(target, view, other, clickable) {
   target.replaceChildren();
   if (!view) return;
   // the view's card zones in its own order: Scoundrel's room / weapon / weapon monsters, Superheld's map
-  for (const zone of Object.keys(view).filter((k) => Array.isArray(view[k]) || k === "weapon")) {
-    const list = zone === "weapon" ? (view.weapon ? [view.weapon] : []) : (view[zone] || []);
-    target.append(el("span", { class: "zone" }, zone.replace("_", " ")));
+  for (const zone of Object.keys(view).filter((k) => Array.isArray(view[k]) || SINGLE_ZONES.includes(k))) {
+    const single = SINGLE_ZONES.includes(zone);
+    const list = single ? (view[zone] ? [view[zone]] : []) : (view[zone] || []);
+    target.append(el("span", { class: "zone" }, ZONE_NAMES[zone] || zone.replace("_", " ")));
     list.forEach((code, index) => {
-      const otherList = other ? (zone === "weapon" ? [other.weapon] : other[zone] || []) : null;
+      const otherList = other ? (single ? [other[zone]] : other[zone] || []) : null;
       const wrong = otherList && !otherList.includes(code) ? "wrong" : "";
       const click = clickable ? () => startCorrect(zone, index, code) : null;
       target.append(cardChip(code, wrong, click));
