@@ -25,6 +25,8 @@ from vision.tiles.styles import Style
 UNSEEN_STYLES: tuple[int, ...] = (4242, 5151, 6060, 7373)
 CARD_MM = (63.0, 88.0)
 TILE_MM = 45.0
+TILE_PX = 192  # tiles are painted at one size: the painter's random draws depend on it, so copies of a letter
+# painted at another size would get other decor (houses, dots), unlike the copies of a printed edition
 
 # A tile edition of our own: autumn colours, heavy texture, thick outlines (no training style is like it).
 AUTUMN = Style(
@@ -137,7 +139,7 @@ def tile_art(letter: str, rotation: int, style: Style, size: int) -> np.ndarray:
     return render_tile(letter, rotation, style, size, np.random.default_rng(ord(letter)))
 
 
-def edition_images(style: Style, rng: np.random.Generator, size: int = 192) -> dict[str, np.ndarray]:
+def edition_images(style: Style, rng: np.random.Generator, size: int = TILE_PX) -> dict[str, np.ndarray]:
     from vision.tiles.catalog import TILES
 
     return {letter: tile_art(letter, 0, style, size) for letter in TILES}
@@ -156,7 +158,7 @@ def board_scene(style: Style, rng: np.random.Generator, n_tiles: int = 16,
     """A game board in that edition: tiles touching, small gaps and turns; (image, [(letter, rotation, corners)])."""
     board = random_board(n_tiles, rng)
     x0, y0, _, _ = board.bounds()
-    tile_px = 160
+    tile_px = TILE_PX
     images, quads_mm = {}, {}
     for (x, y), (letter, rotation) in board.tiles.items():
         key = f"{x},{y}"
