@@ -4,7 +4,8 @@
 - `cards`: a deck in styles the card recogniser never saw, enrolled from one synthetic grid photo,
   identified on play scenes (any turn, other tables, overlap, blur, glare, JPEG) from outlines with
   3% corner noise and a random end first, as a detector gives them;
-- `tiles`: an edition of our own colours enrolled from one grid photo, letter + rotation on boards;
+- `tiles`: an edition of our own colours enrolled from one grid photo, letter + rotation on boards
+  (`tiles_other_decor`: the same with board tiles whose houses and dots differ from the enrolled copy's);
 - `strijders`: the example catalog's cards rendered, enrolled from one photo each, found in scenes;
 - `real_pinochle`: rank identity on the real photos in `../shared/data/real-cards-dev` (when present),
   enrolled from a few of them (boxes cropped, the card outline found inside the box).
@@ -81,7 +82,11 @@ def cards(style: int, seed: int, scenes: int, cards_per_scene: int = 12, grid: s
             "errors": dict(errors.most_common(8))}
 
 
-def tiles(style_name: str, seed: int, boards: int, tiles_per_board: int = 16) -> dict[str, Any]:
+OTHER_DECOR_PX = 160  # board tiles painted at this size get other houses and dots than the enrolled tiles
+
+
+def tiles(style_name: str, seed: int, boards: int, tiles_per_board: int = 16,
+          tile_px: int = sy.TILE_PX) -> dict[str, Any]:
     style = sy.AUTUMN if style_name == "autumn" else STYLES[style_name]
     rng = np.random.default_rng(seed)
     photo = sy.edition_photo(style, tile_grid(), rng)
@@ -92,7 +97,7 @@ def tiles(style_name: str, seed: int, boards: int, tiles_per_board: int = 16) ->
     ok = letter_ok = n = 0
     errors: Counter[str] = Counter()
     for _ in range(boards):
-        image, found = sy.board_scene(style, rng, tiles_per_board)
+        image, found = sy.board_scene(style, rng, tiles_per_board, tile_px=tile_px)
         outlines = np.stack([jittered(c, rng, OUTLINE_NOISE) for _, _, c in found])
         for (letter, rotation, _), got in zip(found, matcher.identify_many(image, outlines), strict=True):
             n += 1
@@ -102,7 +107,8 @@ def tiles(style_name: str, seed: int, boards: int, tiles_per_board: int = 16) ->
             ok += right
             if not right:
                 errors[f"{letter}@{rotation}->{got.label}@{got.rotation}"] += 1
-    return {"edition": style_name, "not_enrolled": profile.manifest["missing"], "tiles": n,
+    return {"edition": style_name, "decor": "same" if tile_px == sy.TILE_PX else "other",
+            "not_enrolled": profile.manifest["missing"], "tiles": n,
             "letter_rotation": _rate(ok, n), "letter": _rate(letter_ok, n),
             "enroll_s": round(enroll_s, 1), "errors": dict(errors.most_common(8))}
 
@@ -231,6 +237,9 @@ def run(quick: bool) -> dict[str, Any]:
         out["cards_two_photos"] = cards(styles[0], 7, scenes // 2, grid="two")
     editions = ("autumn",) if quick else ("autumn", "pastel")
     out["tiles"] = [tiles(name, 200 + i, boards) for i, name in enumerate(editions)]
+    if not quick:  # the harder test of earlier rounds: board tiles whose decor differs from the enrolled copy's
+        out["tiles_other_decor"] = [tiles(name, 200 + i, boards, tile_px=OTHER_DECOR_PX)
+                                    for i, name in enumerate(editions)]
     out["strijders"] = strijders(300, scenes)
     real = real_pinochle()
     if real is not None:

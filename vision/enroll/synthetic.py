@@ -153,12 +153,14 @@ def edition_photo(style: Style, grid: Grid, rng: np.random.Generator,
     return lay_grid(images, grid, (TILE_MM, TILE_MM), rng, photo_size, gap_mm=12.0, alphas=square)
 
 
-def board_scene(style: Style, rng: np.random.Generator, n_tiles: int = 16,
-                size: tuple[int, int] = (1280, 960)) -> tuple[np.ndarray, list[tuple[str, int, np.ndarray]]]:
-    """A game board in that edition: tiles touching, small gaps and turns; (image, [(letter, rotation, corners)])."""
+def board_scene(style: Style, rng: np.random.Generator, n_tiles: int = 16, size: tuple[int, int] = (1280, 960),
+                tile_px: int = TILE_PX) -> tuple[np.ndarray, list[tuple[str, int, np.ndarray]]]:
+    """A game board in that edition: tiles touching, small gaps and turns; (image, [(letter, rotation, corners)]).
+
+    Painted at another `tile_px` than the enrolled tiles, each tile has other decor than its enrolled copy.
+    """
     board = random_board(n_tiles, rng)
     x0, y0, _, _ = board.bounds()
-    tile_px = TILE_PX
     images, quads_mm = {}, {}
     for (x, y), (letter, rotation) in board.tiles.items():
         key = f"{x},{y}"
