@@ -48,7 +48,7 @@ def test_tiles_read_together_match_tiles_read_one_by_one() -> None:
     for (x, y), got in zip(origins, together, strict=True):
         sl = np.s_[y:y + PATCH, x:x + PATCH]
         alone = read_tile(not_field[sl], blue[sl], valid[sl])
-        for name in ("sides", "middles", "centre", "corners", "blue", "valid"):
+        for name in ("sides", "middles", "clearest", "centre", "corners", "blue", "valid"):
             assert np.allclose(getattr(got, name), getattr(alone, name), equal_nan=True), name
 
 

@@ -71,16 +71,20 @@ def test_roofs_and_shields_are_candidates_but_no_meeples() -> None:
 
 
 def test_the_foot_is_read_upright_in_the_picture() -> None:
-    """A blob whose base is tilted on the board: its foot is under its lowest image rows, not at one leg."""
+    """A blob whose base is tilted on the board: its foot is under its lowest image rows, not at one leg.
+
+    Pixel (x, y) of the warped board samples board point (x, y) (OpenCV's pixel centres), so the foot of
+    rows 20..27, columns 22..27 is at (24.5, 27): half a pixel more read every foot 0.01 tile right and down.
+    """
     crop = np.zeros((10, 10), bool)
     crop[0:8, 2:8] = True
     blob = Blob("red", (0.0, 0.0), (20, 20), crop)
     identity = np.eye(3)
     fx, fy = upright_foot(blob, identity)
-    assert abs(fx - 25.0) < 0.6 and abs(fy - 27.5) < 0.6
+    assert abs(fx - 24.5) < 1e-6 and abs(fy - 27.0) < 1e-6
     turn = np.array([[np.cos(0.3), -np.sin(0.3), 0], [np.sin(0.3), np.cos(0.3), 0], [0, 0, 1]])  # image -> board
     gx, gy = upright_foot(blob, turn @ identity)
-    assert np.hypot(gx - 25.0, gy - 27.5) > 1.0  # the board's lowest row is not where the picture's base is
+    assert np.hypot(gx - 24.5, gy - 27.0) > 1.0  # the board's lowest row is not where the picture's base is
 
 
 def test_held_out_style_board_reads_its_meeples() -> None:

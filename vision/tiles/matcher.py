@@ -68,18 +68,18 @@ def expectations() -> dict[tuple[str, int], TileFeatures]:
 
 @cache
 def edge_models() -> dict[str, np.ndarray]:
-    """Mean (sides, middle) not-field share per edge kind, over the catalog's geometry."""
-    samples: dict[str, list[tuple[float, float]]] = {k: [] for k in EDGE_KINDS}
+    """Mean (sides, middle, clearest) not-field share per edge kind, over the catalog's geometry."""
+    samples: dict[str, list[tuple[float, float, float]]] = {k: [] for k in EDGE_KINDS}
     for (letter, rotation), f in expectations().items():
         for e, kind in enumerate(TILES[letter].edges(rotation)):
-            samples[kind].append((f.sides[e], f.middles[e]))
+            samples[kind].append((f.sides[e], f.middles[e], f.clearest[e]))
     return {k: np.mean(v, axis=0) for k, v in samples.items()}
 
 
 def edge_loglik(f: TileFeatures) -> np.ndarray:
     """(4, 3): log-likelihood of each edge N E S W being C, R, F."""
     models = edge_models()
-    obs = np.stack([f.sides, f.middles], axis=1)
+    obs = np.stack([f.sides, f.middles, f.clearest], axis=1)
     out = np.empty((4, 3))
     for k, kind in enumerate(EDGE_KINDS):
         out[:, k] = -np.nansum((obs - models[kind]) ** 2, axis=1) / (2 * EDGE_SIGMA**2)  # hidden: no evidence

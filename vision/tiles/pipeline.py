@@ -134,7 +134,7 @@ def upright_foot(blob: Blob, to_patch: np.ndarray) -> tuple[float, float]:
     turned board tilt its base; the lowest board row would be one leg's tip.
     """
     ys, xs = np.nonzero(blob.crop)
-    pts = np.stack([xs + blob.origin[0] + 0.5, ys + blob.origin[1] + 0.5], axis=1).astype(np.float64)
+    pts = np.stack([xs + blob.origin[0], ys + blob.origin[1]], axis=1).astype(np.float64)  # pixel centres
     img = cv2.perspectiveTransform(pts[None], np.linalg.inv(to_patch))[0]
     top, bottom = img[:, 1].min(), img[:, 1].max()
     low = img[:, 1] >= bottom - max(1e-6, 0.15 * (bottom - top))

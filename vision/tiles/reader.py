@@ -22,13 +22,20 @@ STRIP = (0.05, 0.16)  # depth of the band read along an edge
 SIDES = ((0.12, 0.32), (0.68, 0.88))  # parts of the edge near its corners
 MIDDLE = (0.30, 0.70)  # where a road may cross the edge (tiles sit a little off the grid)
 ROAD_WINDOW = 0.12  # width of the window slid along MIDDLE
+ALONG = (0.14, 0.86)  # where a field beside a road, or along a field edge, is looked for
+HIDDEN_BOUND = 0.5  # a window share past which a partly hidden edge's best (least) still counts as seen
 CENTRE_BOX = (0.38, 0.38, 0.62, 0.62)
 DIAGONAL = (0.31, 0.43)  # box on the diagonal near each corner (clear of one-edge city caps)
 
 
 @dataclass
 class TileFeatures:
-    """Measured per tile: not-field share at each edge's sides and middle, centre, corners; blue share."""
+    """Measured per tile: not-field share at each edge's sides and middle, centre, corners; blue share.
+
+    `clearest` is the least not-field share of a road-wide window anywhere along the edge: some field
+    shows along a road or field edge (beside the road, between a city's walls), none along a city edge,
+    so a three-sided city whose field caps are thin near the corners is still told from a full city.
+    """
 
     sides: np.ndarray  # (4,) N E S W
     middles: np.ndarray  # (4,)
@@ -36,6 +43,7 @@ class TileFeatures:
     corners: np.ndarray  # (4,) NE SE SW NW
     blue: float
     valid: float  # share of the tile not hidden by meeples or hands
+    clearest: np.ndarray  # (4,)
 
 
 def green_lead(bgr: np.ndarray) -> np.ndarray:
@@ -126,13 +134,13 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # both boxes hidden: NaN, no evidence
         side_means = np.nanmean(sides, axis=1)  # (4, T)
-    middles = np.stack([_roads(hits, seen, ox, oy, e) for e in range(4)])  # (4, T)
+    middles, clearest = (np.stack(v) for v in zip(*(_windows(hits, seen, ox, oy, e) for e in range(4)), strict=True))
     centre = share(hits, CENTRE_BOX)
     corners = np.stack([share(hits, box) for box in CORNER_BOXES])  # (4, T)
     blues = share(shields, (0.1, 0.1, 0.9, 0.9))
     whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
-                         float(whole[t])) for t in range(len(origins))]
+                         float(whole[t]), clearest[:, t]) for t in range(len(origins))]
 
 
 def integral(mask: np.ndarray) -> np.ndarray:
@@ -145,22 +153,37 @@ def box_sum(table: np.ndarray, ox: np.ndarray, oy: np.ndarray, x0: int, y0: int,
             + table[oy + y0, ox + x0]).astype(np.float64)
 
 
-def _roads(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int) -> np.ndarray:
-    """The best not-field share of a road-wide window slid along the middle of an edge, per tile.
+def _windows(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Per tile, over road-wide windows slid along an edge: the best not-field share within MIDDLE (a road
+    crossing) and the least within ALONG (some field by the edge).
 
-    The windows' set is symmetric about the edge's middle, so sliding in either direction gives the same best.
+    The windows' set is symmetric about the edge's middle, so sliding in either direction gives the same figures.
     """
     a, b = (int(round(v * PATCH)) for v in STRIP)
     m0, m1 = (int(round(v * PATCH)) for v in MIDDLE)
+    l0, l1 = (int(round(v * PATCH)) for v in ALONG)
     w = max(2, int(round(ROAD_WINDOW * PATCH)))
     best = np.full(len(ox), -np.inf)
-    for c in range(m0, m1 - w + 1):
+    least = np.full(len(ox), np.inf)
+    best_gap = np.zeros(len(ox), bool)  # some window hidden (a meeple, a hand)
+    least_gap = np.zeros(len(ox), bool)
+    for c in range(l0, l1 - w + 1):
         # the window as it lies at edge N, turned clockwise `edge` quarter turns about the tile's centre
         x0, y0, x1, y1 = _turn_box((c, a, c + w, b), edge)
         n = box_sum(seen, ox, oy, x0, y0, x1, y1)
-        m = box_sum(hits, ox, oy, x0, y0, x1, y1)
-        best = np.where(n >= 0.6 * w * (b - a), np.maximum(best, m / np.maximum(n, 1)), best)
-    return np.where(np.isfinite(best), best, np.nan)
+        share = box_sum(hits, ox, oy, x0, y0, x1, y1) / np.maximum(n, 1)
+        enough = n >= 0.6 * w * (b - a)
+        least = np.where(enough, np.minimum(least, share), least)
+        least_gap |= ~enough
+        if m0 <= c <= m1 - w:
+            best = np.where(enough, np.maximum(best, share), best)
+            best_gap |= ~enough
+    # a best or least taken over the seen windows only bounds the truth: a road (a field) may lie where it is
+    # hidden, so a low best (a high least) with a window hidden is no evidence
+    best = np.where(np.isfinite(best) & ~(best_gap & (best < HIDDEN_BOUND)), best, np.nan)
+    least = np.where(np.isfinite(least) & ~(least_gap & (least > HIDDEN_BOUND)), least, np.nan)
+    return best, least
 
 
 def _turn_box(box: tuple[int, int, int, int], quarter_turns: int) -> tuple[int, int, int, int]:

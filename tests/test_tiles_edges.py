@@ -1,0 +1,51 @@
+"""The edge evidence the matcher hears: field somewhere along an edge, and edges half hidden by a meeple."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.tiles.matcher import match_board, truth_masks
+from vision.tiles.reader import PATCH, read_tile
+
+
+@pytest.mark.parametrize("letter,grow", [("S", 5), ("Q", 7)])
+def test_a_three_sided_city_whose_field_looks_thin_is_no_full_city(letter: str, grow: int) -> None:
+    """Grass by the walls not seen as field fills the open edge's corner boxes; the field left by the middle
+    still tells the three-sided city from C (without that evidence the same tile reads as C)."""
+    not_field, shield = truth_masks(letter, 0)
+    grown = cv2.dilate(not_field.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
+    features = read_tile(grown, shield, np.ones((PATCH, PATCH), bool))
+    assert features.sides[2] > 0.5 and features.clearest[2] < 0.35 and features.clearest[0] > 0.9
+    read = match_board({(0, 0): features})[(0, 0)]
+    assert (read.letter, read.rotation) == (letter, 0)
+    blind = dataclasses.replace(features, clearest=np.full(4, np.nan))
+    assert match_board({(0, 0): blind})[(0, 0)].letter == "C"
+
+
+@pytest.mark.parametrize("letter", ["W", "A", "S"])
+def test_a_road_stub_under_a_meeple_is_unknown_not_field(letter: str) -> None:
+    """A meeple standing on the road stub at N hides it: the windows beside it show field, which says nothing
+    about the stub, so the edge gets no evidence, and the meeple's foot there settles the road."""
+    not_field, shield = truth_masks(letter, 180)
+    valid = np.ones((PATCH, PATCH), bool)
+    valid[: int(0.3 * PATCH), int(0.36 * PATCH): int(0.64 * PATCH)] = False
+    features = read_tile(not_field & valid, shield, valid)
+    assert np.isnan(features.middles[0])
+    read = match_board({(0, 0): features}, {(0, 0): [(0.5, 0.2)]})[(0, 0)]
+    assert (read.letter, read.rotation) == (letter, 180)
+
+
+def test_a_seen_edge_beside_a_hidden_part_keeps_its_evidence() -> None:
+    """A road seen beside a meeple still reads as road; a field edge hidden near a corner still reads as field."""
+    not_field, shield = truth_masks("U", 0)  # road N-S, fields E and W
+    valid = np.ones((PATCH, PATCH), bool)
+    valid[: int(0.3 * PATCH), int(0.2 * PATCH): int(0.44 * PATCH)] = False  # beside the N road's crossing
+    valid[int(0.15 * PATCH): int(0.3 * PATCH), : int(0.3 * PATCH)] = False  # W edge near its N corner
+    features = read_tile(not_field & valid, shield, valid)
+    assert features.middles[0] > 0.9 and features.clearest[3] < 0.1
+    read = match_board({(0, 0): features})[(0, 0)]
+    assert (read.letter, read.rotation) == ("U", 0)
