@@ -8,18 +8,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.geometry import quad_iou
+from vision.cards.geometry import CARD_W_MM, quad_iou
 from vision.synth.cards import render_face
-from vision.synth.scene import paste_card
+from vision.synth.scene import Placement, paste_card
 from vision.train.real_boxes import CARD, INDEX, link_synthetic, photo_labels, write_real
 
 
 def _card(centre: tuple[float, float], width: float, angle_deg: float) -> np.ndarray:
-    w, h = width, width * 88 / 63
-    local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]], np.float32)
-    a = np.deg2rad(angle_deg)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
-    return (local @ rot.T + np.array(centre, np.float32)).astype(np.float32)
+    """A card `width` px wide at `centre`, turned clockwise, as image corners from the printed top-left."""
+    local = Placement(None, (0.0, 0.0), angle_deg).corners_mm() * (width / CARD_W_MM)
+    return (local + np.array(centre, np.float32)).astype(np.float32)
 
 
 def _bounds(q: np.ndarray) -> tuple[float, float, float, float]:
