@@ -49,3 +49,17 @@ def test_a_seen_edge_beside_a_hidden_part_keeps_its_evidence() -> None:
     assert features.middles[0] > 0.9 and features.clearest[3] < 0.1
     read = match_board({(0, 0): features})[(0, 0)]
     assert (read.letter, read.rotation) == ("U", 0)
+
+
+def test_a_house_painted_by_a_field_edge_is_no_road_stub() -> None:
+    """A dot of not-field in the edge strip (a house, flowers) is no road: a road runs on into the tile."""
+    not_field, shield = truth_masks("U", 0)  # road N-S, fields E and W
+    dotted = not_field.copy()
+    dotted[int(0.44 * PATCH): int(0.56 * PATCH), PATCH - int(0.17 * PATCH): PATCH - int(0.04 * PATCH)] = True
+    features = read_tile(dotted, shield, np.ones((PATCH, PATCH), bool))
+    assert features.middles[1] < 0.2 and features.middles[0] > 0.9
+    read = match_board({(0, 0): features})[(0, 0)]
+    assert (read.letter, read.rotation) == ("U", 0)
+    stub = not_field.copy()  # the same dot going on to the centre is a road: W
+    stub[int(0.45 * PATCH): int(0.55 * PATCH), PATCH // 2:] = True
+    assert match_board({(0, 0): read_tile(stub, shield, np.ones((PATCH, PATCH), bool))})[(0, 0)].letter == "W"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,6 +24,8 @@ SIDES = ((0.12, 0.32), (0.68, 0.88))  # parts of the edge near its corners
 MIDDLE = (0.30, 0.70)  # where a road may cross the edge (tiles sit a little off the grid)
 ROAD_WINDOW = 0.12  # width of the window slid along MIDDLE
 ALONG = (0.14, 0.86)  # where a field beside a road, or along a field edge, is looked for
+ROAD_DEPTH = (0.16, 0.26)  # the band deeper in where a road crossing the edge must go on
+ROAD_BEND = 0.08  # how far a curved road may have moved along the edge there
 HIDDEN_BOUND = 0.5  # a window share past which a partly hidden edge's best (least) still counts as seen
 CENTRE_BOX = (0.38, 0.38, 0.62, 0.62)
 DIAGONAL = (0.31, 0.43)  # box on the diagonal near each corner (clear of one-edge city caps)
@@ -148,46 +151,57 @@ def integral(mask: np.ndarray) -> np.ndarray:
     return cv2.integral(mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8), sdepth=cv2.CV_32S)
 
 
-def box_sum(table: np.ndarray, ox: np.ndarray, oy: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+def box_sum(table: np.ndarray, ox: np.ndarray, oy: np.ndarray, x0: Any, y0: Any, x1: Any, y1: Any) -> np.ndarray:
+    """Sums of boxes (px, ints or broadcasting arrays) offset by each tile origin, from an integral image."""
     return (table[oy + y1, ox + x1] - table[oy + y0, ox + x1] - table[oy + y1, ox + x0]
             + table[oy + y0, ox + x0]).astype(np.float64)
 
 
 def _windows(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int
              ) -> tuple[np.ndarray, np.ndarray]:
-    """Per tile, over road-wide windows slid along an edge: the best not-field share within MIDDLE (a road
-    crossing) and the least within ALONG (some field by the edge).
+    """Per tile, over road-wide windows slid along an edge: the best road crossing within MIDDLE and the least
+    not-field share within ALONG (some field by the edge).
 
-    The windows' set is symmetric about the edge's middle, so sliding in either direction gives the same figures.
+    A road crossing is not-field in the edge strip and again deeper in (ROAD_DEPTH, where the road may have
+    bent by up to ROAD_BEND towards a corner): a road runs on into the tile, while a house or flower painted
+    in a field near the edge is a dot. The windows' set is symmetric about the edge's middle, so sliding in
+    either direction gives the same figures.
     """
-    a, b = (int(round(v * PATCH)) for v in STRIP)
-    m0, m1 = (int(round(v * PATCH)) for v in MIDDLE)
-    l0, l1 = (int(round(v * PATCH)) for v in ALONG)
     w = max(2, int(round(ROAD_WINDOW * PATCH)))
-    best = np.full(len(ox), -np.inf)
-    least = np.full(len(ox), np.inf)
-    best_gap = np.zeros(len(ox), bool)  # some window hidden (a meeple, a hand)
-    least_gap = np.zeros(len(ox), bool)
-    for c in range(l0, l1 - w + 1):
-        # the window as it lies at edge N, turned clockwise `edge` quarter turns about the tile's centre
-        x0, y0, x1, y1 = _turn_box((c, a, c + w, b), edge)
-        n = box_sum(seen, ox, oy, x0, y0, x1, y1)
-        share = box_sum(hits, ox, oy, x0, y0, x1, y1) / np.maximum(n, 1)
-        enough = n >= 0.6 * w * (b - a)
-        least = np.where(enough, np.minimum(least, share), least)
-        least_gap |= ~enough
-        if m0 <= c <= m1 - w:
-            best = np.where(enough, np.maximum(best, share), best)
-            best_gap |= ~enough
+    l0, l1 = (int(round(v * PATCH)) for v in ALONG)
+    m0, m1 = (int(round(v * PATCH)) - l0 for v in MIDDLE)
+    bend = int(round(ROAD_BEND * PATCH))
+    c = np.arange(l0, l1 - w + 1)[:, None]  # window starts along the edge, against tiles
+    strip, deep = (_band(hits, seen, ox, oy, edge, c, w, band) for band in (STRIP, ROAD_DEPTH))
+    share, enough = strip
+    least = np.where(enough, share, np.inf).min(axis=0)
+    deep_share = np.where(deep[1], deep[0], -np.inf)
+    deeper = np.stack([deep_share[max(0, k - bend):k + bend + 1].max(axis=0) for k in range(m0, m1 - w + 1)])
+    inner = slice(m0, m1 - w + 1)
+    road = np.where(np.isfinite(deeper), np.minimum(share[inner], deeper), share[inner])  # deeper hidden: the strip
+    best = np.where(enough[inner], road, -np.inf).max(axis=0)
     # a best or least taken over the seen windows only bounds the truth: a road (a field) may lie where it is
     # hidden, so a low best (a high least) with a window hidden is no evidence
+    best_gap = ~enough[inner].all(axis=0)
+    least_gap = ~enough.all(axis=0)
     best = np.where(np.isfinite(best) & ~(best_gap & (best < HIDDEN_BOUND)), best, np.nan)
     least = np.where(np.isfinite(least) & ~(least_gap & (least > HIDDEN_BOUND)), least, np.nan)
     return best, least
 
 
-def _turn_box(box: tuple[int, int, int, int], quarter_turns: int) -> tuple[int, int, int, int]:
-    """A px box of a PATCH tile turned clockwise by quarter turns (N -> E -> S -> W)."""
+def _band(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int, starts: np.ndarray,
+          w: int, band: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """(windows, tiles) not-field share and whether enough is seen, of windows `w` px wide starting at `starts`
+    along an edge, `band` (tile units) deep."""
+    a, b = (int(round(v * PATCH)) for v in band)
+    # the windows as they lie at edge N, turned clockwise `edge` quarter turns about the tile's centre
+    x0, y0, x1, y1 = _turn_box((starts, np.full_like(starts, a), starts + w, np.full_like(starts, b)), edge)
+    n = box_sum(seen, ox, oy, x0, y0, x1, y1)
+    return box_sum(hits, ox, oy, x0, y0, x1, y1) / np.maximum(n, 1), n >= 0.6 * w * (b - a)
+
+
+def _turn_box(box: tuple[Any, Any, Any, Any], quarter_turns: int) -> tuple[Any, Any, Any, Any]:
+    """A px box of a PATCH tile turned clockwise by quarter turns (N -> E -> S -> W); ints or arrays of them."""
     x0, y0, x1, y1 = box
     for _ in range(quarter_turns % 4):
         x0, y0, x1, y1 = PATCH - y1, x0, PATCH - y0, x1
