@@ -15,7 +15,14 @@ import numpy as np
 from vision.cards.backs import back_designs
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
-from vision.cards.geometry import index_crop, outline_from_index, portrait_corners, quad_iou, rotate_corners
+from vision.cards.geometry import (
+    index_crop,
+    outline_from_index,
+    pairwise_iou,
+    points_in_quads,
+    portrait_corners,
+    rotate_corners,
+)
 from vision.cards.identity import classify, read_cards
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS, UNREAD
 from vision.cards.outline import refine
@@ -46,8 +53,7 @@ def _card_outlines(image: np.ndarray, cards: Boxes,
     (0 for none): the classical blobs (a lone card's own edges, tighter than any box) and the detector's boxes
     that no blob covers, tightened on the card's edges. A blob that is no face (a back, two cards side by side)
     reads as "none" and is dropped."""
-    overlaps = np.array([[quad_iou(q, p) for p in proposals] for q in cards.quads], np.float32)
-    overlaps = overlaps.reshape(len(cards.quads), len(proposals))
+    overlaps = pairwise_iou(cards.quads, proposals)
     alone = (overlaps < 0.3).all(axis=1)
     boxes = Boxes(cards.quads[alone], cards.classes[alone], cards.scores[alone])
     outlines = np.concatenate([_outlines(image, boxes), np.asarray(proposals, np.float32).reshape(-1, 4, 2)])
@@ -62,13 +68,11 @@ def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
     A back seen twice (two overlapping boxes) is one."""
     areas = [cv2.contourArea(f) for f in faces.corners]
     least = 0.4 * float(np.median(areas)) if areas else 0.0
-    keep = [all(quad_iou(q, f) < 0.3 and not _inside(q.mean(axis=0), f) for f in faces.corners)
-            and cv2.contourArea(q) >= least for q in backs.quads]
+    keep = ~_lies_on(backs.quads, faces.corners) & np.array([cv2.contourArea(q) >= least for q in backs.quads], bool)
+    twins = _lying_on(backs.quads, backs.quads)
     chosen: list[int] = []  # one box per back: of two overlapping boxes the more confident
     for i in np.argsort(-backs.scores):
-        q = backs.quads[i]
-        if keep[i] and all(quad_iou(q, backs.quads[k]) < 0.3 and not _inside(q.mean(axis=0), backs.quads[k])
-                           for k in chosen):
+        if keep[i] and not twins[i, chosen].any():
             chosen.append(int(i))
     idx = np.array(sorted(chosen), int)
     return Boxes(backs.quads[idx].reshape(-1, 4, 2), backs.classes[idx], backs.scores[idx])
@@ -76,10 +80,10 @@ def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
 
 def _unique(dets: CardDetections, iou: float = 0.5) -> CardDetections:
     """One reading per card: of overlapping outlines keep the most confident."""
-    order = np.argsort(-dets.confidence)
+    overlaps = pairwise_iou(dets.corners, dets.corners)
     kept: list[int] = []
-    for i in order:
-        if all(quad_iou(dets.corners[i], dets.corners[k]) < iou for k in kept):
+    for i in np.argsort(-dets.confidence):
+        if not (overlaps[i, kept] >= iou).any():
             kept.append(int(i))
     return dets[np.array(sorted(kept), int)] if kept else CardDetections()
 
@@ -108,17 +112,14 @@ def _read_faces(image: np.ndarray, outlines: np.ndarray, scores: np.ndarray,
 
 def _apart(cards: CardDetections, seen: CardDetections) -> CardDetections:
     """The cards that lie on none of the `seen` ones (no overlap of note, centre outside)."""
-    keep = [all(quad_iou(q, s) < 0.3 and not _inside(q.mean(axis=0), s) for s in seen.corners) for q in cards.corners]
-    return cards[np.array(keep, bool)] if len(cards) else cards
+    return cards[~_lies_on(cards.corners, seen.corners)] if len(cards) else cards
 
 
 def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections) -> CardDetections:
     """Index corners that belong to no detected outline: a card whose body is covered (fans, stacks)."""
     candidates = []
-    for q in indices.quads:
-        centre = q.mean(axis=0)
-        if any(_inside(centre, c) for c in faces.corners):
-            continue
+    covered = points_in_quads(indices.quads.mean(axis=1), faces.corners).any(axis=1)
+    for q in indices.quads[~covered]:
         upright = portrait_corners(q)
         candidates.append(outline_from_index(upright))
         candidates.append(outline_from_index(rotate_corners(upright, 2)))
@@ -155,6 +156,12 @@ def _backs(image: np.ndarray, backs: Boxes) -> CardDetections:
                           np.zeros(n, bool))
 
 
-def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
-    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(point[0]), float(point[1])),
-                                False) >= 0
+def _lying_on(quads: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """(N, M): quad i lies on other j: they overlap (IoU 0.3) or i's centre is inside j."""
+    return (pairwise_iou(quads, others) >= 0.3) | points_in_quads(np.asarray(quads).reshape(-1, 4, 2).mean(axis=1),
+                                                                  others)
+
+
+def _lies_on(quads: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """(N,): each quad lies on one of the others."""
+    return _lying_on(quads, others).any(axis=1)

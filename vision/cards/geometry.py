@@ -75,6 +75,30 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(area / union) if union > 0 else 0.0
 
 
+def pairwise_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M) intersection over union of convex quads (N, 4, 2) and (M, 4, 2); pairs whose bounding boxes do not
+    meet are 0 without a polygon intersection (most pairs of a table's cards)."""
+    a, b = np.asarray(a, np.float32).reshape(-1, 4, 2), np.asarray(b, np.float32).reshape(-1, 4, 2)
+    out = np.zeros((len(a), len(b)), np.float32)
+    if not len(a) or not len(b):
+        return out
+    lo_a, hi_a, lo_b, hi_b = a.min(axis=1), a.max(axis=1), b.min(axis=1), b.max(axis=1)
+    meet = ((lo_a[:, None] < hi_b[None]) & (lo_b[None] < hi_a[:, None])).all(axis=2)
+    for i, j in zip(*np.nonzero(meet), strict=True):
+        out[i, j] = quad_iou(a[i], b[j])
+    return out
+
+
+def points_in_quads(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """(M, N): whether each point (M, 2) lies in or on each convex quad (N, 4, 2), whichever way it turns."""
+    p = np.asarray(points, np.float32).reshape(-1, 1, 1, 2)
+    q = np.asarray(quads, np.float32).reshape(1, -1, 4, 2)
+    edge = np.roll(q, -1, axis=2) - q
+    rel = p - q
+    cross = edge[..., 0] * rel[..., 1] - edge[..., 1] * rel[..., 0]  # (M, N, 4)
+    return (cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)
+
+
 def fit_sides(points: np.ndarray, corners: np.ndarray, trim: float = 0.18, band: float = 0.04) -> np.ndarray:
     """Corners where lines fitted to the middle part of each side meet (`trim` of each end left out): a rough
     polygon cuts a card's rounded corners and can sit pixels off its sides; the straight middles fix them.
