@@ -33,12 +33,13 @@ PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 
 
-def predict(image: np.ndarray, conf: float = 0.3, size: int | None = None) -> CardDetections:
+def predict(image: np.ndarray, conf: float = 0.3, size: int | None = None,
+            min_card_area: float = 0.0) -> CardDetections:
     """Codes ("QS", "back", or UNREAD "?" for a card found whose index cannot be read: partly covered, blurred),
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
-    `size`: the detector's input square (see `detect`)."""
+    `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`)."""
     boxes = detect(image, conf=conf, size=size)
-    outlines, scores, backing = _card_outlines(image, boxes.of(CARD), propose(image))
+    outlines, scores, backing = _card_outlines(image, boxes.of(CARD), propose(image, min_card_area))
     read, unread = _read_faces(image, outlines, scores, backing)
     faces = _unique(read)
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces)

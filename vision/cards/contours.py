@@ -30,13 +30,15 @@ NESTED_SHARE = 0.5  # a quad inside another and at least this share of its area 
 OPENINGS = (3, 11)  # px at WORK_SIZE: the larger one cuts a card free of the speckle of a carpet
 
 
-def propose(image: np.ndarray) -> np.ndarray:
-    """Card-shaped pale blobs as quads (N, 4, 2), clockwise, short side first, best first."""
+def propose(image: np.ndarray, min_card_area: float = 0.0) -> np.ndarray:
+    """Card-shaped pale blobs as quads (N, 4, 2), clockwise, short side first, best first. `min_card_area`: the
+    least area in image px a card can have there, when known (a region of a frame whose cards were measured):
+    the smaller blobs, most of a small image's, are not judged."""
     small, scale = _work_image(image)
     gradient = _gradient(small)
     edges = cv2.dilate(gradient, np.ones((3, 3), np.uint8))  # an outline a pixel off still sits on its edge
     candidates: list[tuple[float, np.ndarray]] = []
-    min_area = MIN_AREA * small.shape[0] * small.shape[1]
+    min_area = max(MIN_AREA * small.shape[0] * small.shape[1], min_card_area * scale**2)
     max_area = MAX_AREA * small.shape[0] * small.shape[1]
     for channel in _channels(small):
         for level in _levels(channel):

@@ -15,6 +15,7 @@ from vision.detections import CardDetections
 DIFF_LEVEL = 30  # grey levels at quarter resolution
 SCALE = 4
 MIN_SIZE = 160  # px: the smallest square a region is read at by the detector
+LEAST_CARD = 0.5  # of a card's area (from the previous reading): smaller blobs in a region are not cards
 
 
 def changed_region(before: np.ndarray, after: np.ndarray, grow: int) -> tuple[int, int, int, int] | None:
@@ -57,7 +58,9 @@ def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, pred
     x0, y0, x1, y1 = region
     if (x1 - x0) * (y1 - y0) > 0.6 * after.shape[0] * after.shape[1]:
         return predict(after)
-    fresh = predict(np.ascontiguousarray(after[y0:y1, x0:x1]), size=_region_size(after.shape, region))
+    least = LEAST_CARD * float(np.median([cv2.contourArea(q) for q in previous.corners])) if len(previous) else 0.0
+    fresh = predict(np.ascontiguousarray(after[y0:y1, x0:x1]), size=_region_size(after.shape, region),
+                    min_card_area=least)
     fresh.corners = fresh.corners + np.array([x0, y0], np.float32)
     centres = previous.centres
     inside = ((centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0) & (centres[:, 1] < y1)
