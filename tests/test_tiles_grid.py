@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 
 from companion.commands.tiles_eval import load_config
+from vision.tiles.board import Board, fits
+from vision.tiles.catalog import TILES, canonical_rotation
 from vision.tiles.evaluate import Tally, _score, draw_scene
 from vision.tiles.matcher import match_board, truth_masks
 from vision.tiles.pipeline import predict
 from vision.tiles.reader import PATCH, read_tile, read_tiles
+from vision.tiles.scene import SceneSpec, compose
 
 SETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 
@@ -83,3 +86,33 @@ def test_an_outline_without_a_pitch_pair_gives_no_grid_rather_than_an_error() ->
     scene, calibration, _ = draw_scene(load_config(SETS / "tune.yaml", None), 60)
     out = predict(scene.image, calibration=calibration)
     assert set(out) == {"tiles", "meeples"} and len(out["tiles"]) <= 1
+
+
+def _compact_board(rng: np.random.Generator) -> Board:
+    """Four tiles laid legally as a 2x2 square around the start tile."""
+    board = Board({(0, 0): ("D", 0)})
+    for cell in ((1, 0), (0, 1), (1, 1)):
+        options = [(letter, r) for letter in TILES for r in (0, 90, 180, 270) if fits(board.tiles, cell, letter, r)]
+        letter, r = options[int(rng.integers(len(options)))]
+        board.tiles[cell] = (letter, r)
+    return board
+
+
+def test_a_compact_board_filling_a_squarish_outline_is_no_single_tile() -> None:
+    """2x2 tiles fill a square outline just as one tile does; the tile borders inside tell them apart.
+
+    Before the inner-border check all 20 boards were read as one tile. Borders between two fields laid
+    without a gap show no edge, so about half are still read as one; none is read as more than four.
+    """
+    counts, right = [], 0
+    for seed in range(3, 23):
+        rng = np.random.default_rng(seed)
+        board = _compact_board(rng)
+        s = compose(board, SceneSpec(styles=("classic", "modern"), fill=(0.4, 0.6), tilt=0.15, turn_deg=8.0), rng)
+        out = predict(s.image)
+        counts.append(len(out["tiles"]))
+        read = {tuple(t["cell"]): (t["letter"], t["rotation"]) for t in out["tiles"]}
+        if len(read) == 4:
+            right += sum(read.get(c) == (ltr, canonical_rotation(ltr, r)) for c, (ltr, r) in board.tiles.items())
+    assert counts.count(4) >= 8 and max(counts) <= 4, counts
+    assert right >= 3.5 * counts.count(4)  # and the four are read, too

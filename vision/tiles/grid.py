@@ -23,6 +23,8 @@ SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
 SKIN_HIGH = np.array([255, 178, 127], np.uint8)
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
 COARSER_RATIO = 0.5  # edge strength on a finer comb's extra lines against its kept ones, at most
+INNER_RATIO = 0.5  # edge strength midway between a squarish outline's would-be tile borders against them, at most
+MAX_INNER = 5  # tiles across a squarish outline looked for
 COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at least
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
@@ -59,13 +61,17 @@ def find_grid(image: np.ndarray) -> Grid | None:
     board_mask = _fill_holes(raw_mask)
     if board_mask.sum() < 100:
         return None
+    grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
     quad = _single_tile(board_mask)
     if quad is not None:
         unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-        to_board, _ = _fit_outline(cv2.getPerspectiveTransform(quad.astype(np.float32), unit),
-                                   _outline_points(board_mask))
-        return Grid(to_board @ np.diag([scale, scale, 1.0]), [(0, 0)], table_lab, table_cut)
-    grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+        to_unit = cv2.getPerspectiveTransform(quad.astype(np.float32), unit)
+        # a compact board fills a squarish outline too: tile borders inside it tell the two apart
+        nx, ny = _inner_borders(grey, to_unit)
+        to_board, _ = _fit_outline(np.diag([nx, ny, 1.0]) @ to_unit, _outline_points(board_mask))
+        cells = [(0, 0)] if (nx, ny) == (1, 1) else _occupied(raw_mask, to_board)
+        if cells:
+            return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
     rect = _rectifier(grey, board_mask, arm)
     to_canvas, canvas_size = _fit_canvas(rect, board_mask)
     canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
@@ -139,6 +145,38 @@ def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> np.nd
                     shift = np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]])
                     best = (ratio, shift @ to_board)
     return None if best is None else best[1]
+
+
+def _inner_borders(grey: np.ndarray, to_unit: np.ndarray) -> tuple[int, int]:
+    """Tiles across and down a squarish outline (picture -> unit square): (1, 1) for a single tile.
+
+    n tiles across show a tile border all along the lines at k/n, and none along the lines midway
+    between them (which cross tiles); a single tile's art has no such full-length lines.
+    """
+    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))  # a border a pixel off the line still counts
+    inv = np.linalg.inv(to_unit)
+    t = np.linspace(0.03, 0.97, 48)
+
+    def strength(axis: int, at: np.ndarray) -> np.ndarray:
+        """Median edge strength along each line at unit positions `at` across `axis` (0: x = at)."""
+        u = np.repeat(at, len(t))
+        v = np.tile(t, len(at))
+        pts = np.stack([u, v] if axis == 0 else [v, u], axis=1)[None].astype(np.float64)
+        image = cv2.perspectiveTransform(pts, inv)[0].astype(np.float32)
+        samples = cv2.remap(edges, image[:, 0].copy(), image[:, 1].copy(), cv2.INTER_LINEAR, borderValue=0)
+        return np.median(samples.reshape(len(at), len(t)), axis=1)
+
+    # ratio[axis][n]: edge midway between the would-be borders against the weakest border; n = 1 has none
+    ratio = [{1: INNER_RATIO}, {1: INNER_RATIO}]
+    for axis in (0, 1):
+        for n in range(2, MAX_INNER + 1):
+            borders = strength(axis, np.arange(1, n) / n)
+            between = strength(axis, (np.arange(n) + 0.5) / n)
+            ratio[axis][n] = float(np.median(between) / max(float(borders.min()), 1e-6))
+    # the outline is squarish, so the counts across and down are alike (3 x 2 is, 2 x 1 is not)
+    pairs = [(nx, ny) for nx in ratio[0] for ny in ratio[1] if max(nx, ny) <= 1.5 * min(nx, ny)]
+    return min(pairs, key=lambda c: (max(ratio[0][c[0]], ratio[1][c[1]]), c[0] * c[1]))  # both axes must show them
 
 
 def _comb(comb: tuple[float, float, float, float]) -> np.ndarray:
