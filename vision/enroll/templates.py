@@ -119,7 +119,9 @@ def class_means(features: np.ndarray, owner: np.ndarray, turn: np.ndarray) -> tu
 
 
 def project(x: np.ndarray, mean: np.ndarray, projection: np.ndarray) -> np.ndarray:
-    y = (np.atleast_2d(x) - mean) @ projection
+    """Whitened, unit-length features. In the projection's own precision: a float64 query would make numpy
+    convert the whole (features x dims) projection on every call, twenty times the product's cost."""
+    y = (np.atleast_2d(x).astype(projection.dtype) - mean) @ projection
     return (y / np.maximum(np.linalg.norm(y, axis=1, keepdims=True), 1e-9)).astype(np.float32)
 
 
