@@ -5,32 +5,23 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.bench import BENCH_SEED
+from vision.bench import changed_scene, standard_scene
 from vision.cards import predict
 from vision.cards.labels import CARD_CODES
 from vision.cards.update import changed_region, update
-from vision.synth.layouts import superheld_map
-from vision.synth.scene import Placement, compose
 
 
-def _swapped(k: int) -> tuple[np.ndarray, np.ndarray, str, str]:
-    """The bench map and the same map (same camera and light) with its k-th face-up card swapped."""
-    rng = np.random.default_rng(BENCH_SEED)
-    placements, _ = superheld_map(rng, n=56, compact=True)
-    state = rng.bit_generator.state
-    before, _, _ = compose(placements, rng, (1280, 720), hands=0, max_tilt=0.1, fill=(0.97, 0.98), max_turn=3)
-    i = [j for j, p in enumerate(placements) if p.code is not None][k]
-    p = placements[i]
-    spare = next(c for c in CARD_CODES if c not in {q.code for q in placements})
-    placements[i] = Placement(spare, p.centre, p.angle, p.style, p.design, p.zone)
-    rng.bit_generator.state = state
-    after, _, _ = compose(placements, rng, (1280, 720), hands=0, max_tilt=0.1, fill=(0.97, 0.98), max_turn=3)
-    return before, after, str(p.code), spare
+def _swapped(k: int) -> tuple[np.ndarray, np.ndarray, str]:
+    """The bench map and the same map with its k-th face-up card swapped for a card not on the table."""
+    on_table = {t.code for t in standard_scene()[1]}
+    spare = next(c for c in CARD_CODES if c not in on_table)
+    before, after = changed_scene(k=k, spare=spare)
+    return before, after, spare
 
 
 @pytest.mark.parametrize("k", [0, 22])
 def test_the_swapped_card_is_read_and_the_rest_kept(k: int) -> None:
-    before, after, _, new = _swapped(k)
+    before, after, new = _swapped(k)
     previous = predict(before)
     assert new not in previous.codes
     region = changed_region(before, after, 60)
@@ -45,6 +36,6 @@ def test_the_swapped_card_is_read_and_the_rest_kept(k: int) -> None:
 
 
 def test_an_unchanged_frame_gives_the_previous_reading() -> None:
-    before, _, _, _ = _swapped(0)
+    before, _, _ = _swapped(0)
     previous = predict(before)
     assert update(before, previous, before.copy()) is previous

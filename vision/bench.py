@@ -22,16 +22,18 @@ def standard_scene(seed: int = BENCH_SEED) -> tuple[np.ndarray, list]:
     return image, truths
 
 
-def changed_scene(placements_seed: int = BENCH_SEED) -> tuple[np.ndarray, np.ndarray]:
-    """The standard scene and the same scene with one card swapped for another (same camera, same light)."""
+def changed_scene(placements_seed: int = BENCH_SEED, k: int = 0, spare: str | None = None) -> tuple[np.ndarray,
+                                                                                                  np.ndarray]:
+    """The standard scene and the same scene with its k-th face-up card swapped for `spare` (by default AS, or KH
+    for an AS), same camera, same light."""
     rng = np.random.default_rng(placements_seed)
     placements, _ = superheld_map(rng, n=56, compact=True)
     state = rng.bit_generator.state
     before, _, _ = compose(placements, rng, (1280, 720), hands=0, max_tilt=0.1, fill=(0.97, 0.98), max_turn=3)
-    k = next(i for i, p in enumerate(placements) if p.code is not None)
-    p = placements[k]
-    spare = "AS" if p.code != "AS" else "KH"
-    placements[k] = Placement(spare, p.centre, p.angle, p.style, p.design, p.zone)
+    i = [j for j, p in enumerate(placements) if p.code is not None][k]
+    p = placements[i]
+    spare = spare or ("AS" if p.code != "AS" else "KH")
+    placements[i] = Placement(spare, p.centre, p.angle, p.style, p.design, p.zone)
     rng.bit_generator.state = state
     after, _, _ = compose(placements, rng, (1280, 720), hands=0, max_tilt=0.1, fill=(0.97, 0.98), max_turn=3)
     return before, after

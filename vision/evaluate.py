@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cards.geometry import quad_iou
+from vision.cards.geometry import quad_bounds, quad_iou
 from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 from vision.homography import table_homography
@@ -71,7 +71,7 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
         dets = predict(image)
         score.seconds.append(time.perf_counter() - start)
         score.images += 1
-        boxes = [(c[:, 0].min(), c[:, 1].min(), c[:, 0].max(), c[:, 1].max()) for c in dets.corners]
+        boxes = [quad_bounds(c) for c in dets.corners]
         used: set[int] = set()
         for name, gt in read_voc(xml):
             score.boxes += 1

@@ -75,6 +75,12 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(area / union) if union > 0 else 0.0
 
 
+def quad_bounds(quad: np.ndarray) -> tuple[float, float, float, float]:
+    """x0, y0, x1, y1 of a quad's axis-aligned bounds (to compare it with an upright box)."""
+    q = np.asarray(quad).reshape(-1, 2)
+    return float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())
+
+
 def pairwise_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(N, M) intersection over union of convex quads (N, 4, 2) and (M, 4, 2); pairs whose bounding boxes do not
     meet are 0 without a polygon intersection (most pairs of a table's cards)."""

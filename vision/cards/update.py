@@ -10,6 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.cards.detect import FULL_SIZE
 from vision.detections import CardDetections
 
 DIFF_LEVEL = 30  # grey levels at quarter resolution
@@ -37,8 +38,6 @@ def changed_region(before: np.ndarray, after: np.ndarray, grow: int) -> tuple[in
 
 def _region_size(shape: tuple[int, ...], region: tuple[int, int, int, int]) -> int:
     """The detector square that shows a region's cards at the scale of a whole-frame read (multiple of 32)."""
-    from vision.cards.detect import FULL_SIZE
-
     x0, y0, x1, y1 = region
     scaled = max(x1 - x0, y1 - y0) * FULL_SIZE / max(shape[:2])
     return int(min(FULL_SIZE, max(MIN_SIZE, 32 * np.ceil(scaled / 32))))

@@ -53,14 +53,15 @@ def obb_lines(truths: list[CardTruth], shape: tuple[int, int], cfg: dict[str, An
     lines = []
     for t in truths:
         if t.visible >= cfg.get("min_card_visible", 0.45):
-            lines.append(_line(0 if t.code != "back" else 1, t.corners, w, h))
+            lines.append(label_line(0 if t.code != "back" else 1, t.corners, w, h))
         for quad, vis in zip(t.index_quads, t.index_visible, strict=True):
             if vis >= cfg.get("min_index_visible", 0.85):
-                lines.append(_line(2, quad, w, h))
+                lines.append(label_line(2, quad, w, h))
     return lines
 
 
-def _line(cls: int, quad: np.ndarray, w: int, h: int) -> str:
+def label_line(cls: int, quad: np.ndarray, w: int, h: int) -> str:
+    """One YOLO-OBB label: class and four corners normalised by the image size (clipped when well outside)."""
     q = np.asarray(quad, np.float64) / [w, h]
     if (q < -0.02).any() or (q > 1.02).any():
         q = q.clip(0, 1)

@@ -20,16 +20,12 @@ import numpy as np
 import yaml
 
 from vision.cards.contours import propose
-from vision.cards.geometry import INDEX_BOX_MM, card_to_image, portrait_corners, rotate_corners
+from vision.cards.geometry import INDEX_BOX_MM, card_to_image, portrait_corners, quad_bounds, rotate_corners
 from vision.real_photos import read_voc, real_images
-from vision.synth.generate import DET_CLASSES
+from vision.synth.generate import DET_CLASSES, label_line
 
 MATCH_IOU = 0.7  # an outline this close to a box is that card's outline
 CARD, INDEX = DET_CLASSES.index("card"), DET_CLASSES.index("index")
-
-
-def _bounds(quad: np.ndarray) -> tuple[float, float, float, float]:
-    return float(quad[:, 0].min()), float(quad[:, 1].min()), float(quad[:, 0].max()), float(quad[:, 1].max())
 
 
 def _box_quad(box: tuple[float, float, float, float]) -> np.ndarray:
@@ -51,7 +47,7 @@ def photo_labels(image: np.ndarray, boxes: list[tuple[float, float, float, float
     from vision.evaluate import box_iou
 
     quads = [portrait_corners(q) for q in propose(image)]
-    bounds = [_bounds(q) for q in quads]
+    bounds = [quad_bounds(q) for q in quads]
     labels: list[tuple[int, np.ndarray]] = []
     for i, box in enumerate(boxes):
         best = max(((box_iou(box, b), k) for k, b in enumerate(bounds)), default=(0.0, -1))
@@ -66,11 +62,6 @@ def photo_labels(image: np.ndarray, boxes: list[tuple[float, float, float, float
     return labels
 
 
-def _line(cls: int, quad: np.ndarray, w: int, h: int) -> str:
-    q = (np.asarray(quad, np.float64) / [w, h]).clip(0, 1)
-    return f"{cls} " + " ".join(f"{v:.5f}" for v in q.reshape(-1))
-
-
 def write_real(folder: Path, out: Path, split: str = "tune", copies: int = 3) -> int:
     """Link each photo of `split` `copies` times (weights the few real photos against many synthetic ones)."""
     img_dir, lbl_dir = out / "images" / "train", out / "labels" / "train"
@@ -82,7 +73,8 @@ def write_real(folder: Path, out: Path, split: str = "tune", copies: int = 3) ->
         if image is None:
             continue
         h, w = image.shape[:2]
-        text = "\n".join(_line(c, q, w, h) for c, q in photo_labels(image, [b for _, b in read_voc(xml)])) + "\n"
+        labels = photo_labels(image, [b for _, b in read_voc(xml)])
+        text = "\n".join(label_line(c, np.clip(q, 0, [w, h]), w, h) for c, q in labels) + "\n"
         for k in range(copies):
             stem = f"real_{image_path.stem}_{k}"
             link = img_dir / f"{stem}{image_path.suffix.lower()}"

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards.contours import propose
-from vision.cards.geometry import index_crop, rotate_corners
+from vision.cards.geometry import index_crop, quad_bounds, rotate_corners
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 from vision.real_photos import RANK_NAMES, read_voc, real_images
 
@@ -42,7 +42,7 @@ def collect(folder: Path, split: str = "tune", jitters: int = 3, corner_jitter: 
         if image is None:
             continue
         quads = propose(image)
-        bounds = [(q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()) for q in quads]
+        bounds = [quad_bounds(q) for q in quads]
         labels: list[np.ndarray] = [none] * len(quads)
         for name, box in read_voc(xml):
             best = max(((box_iou(box, b), k) for k, b in enumerate(bounds)), default=(0.0, -1))
