@@ -194,11 +194,10 @@ class ProfileStrijders:
     @staticmethod
     def _apart(quad: np.ndarray, other: np.ndarray) -> bool:
         """Two outlines that are two cards: neither's centre lies inside the other."""
-        import cv2
+        from vision.cards.geometry import points_in_quads
 
         a, b = np.asarray(quad, np.float32), np.asarray(other, np.float32)
-        return cv2.pointPolygonTest(b, tuple(map(float, a.mean(axis=0))), False) < 0 and \
-            cv2.pointPolygonTest(a, tuple(map(float, b.mean(axis=0))), False) < 0
+        return not points_in_quads(a.mean(axis=0), b).any() and not points_in_quads(b.mean(axis=0), a).any()
 
 
 def load_profile(ref: str | Path) -> Any:
