@@ -44,6 +44,27 @@ def test_the_verifier_model_ships_and_scores_candidates() -> None:
     assert 0.0 <= score < verifier.THRESHOLD  # a flat patch of grass is no meeple
 
 
+def test_the_verifier_scores_a_batch_as_onnxruntime_does() -> None:
+    """The net runs in OpenCV (whole batch at once) and gives onnxruntime's logits, in a batch or one by one."""
+    import onnxruntime as ort
+
+    from vision.tiles.grid import find_grid
+    from vision.tiles.pipeline import read_board
+    from vision.tiles.reader import PATCH
+
+    rng = np.random.default_rng(21)
+    s = compose(random_board(30, rng), SceneSpec(styles=("classic",)), rng)
+    trace: dict = {}
+    read_board(s.image, find_grid(s.image), Calibration(), trace)
+    x = verifier.inputs(trace["board"], trace["candidates"], PATCH, Calibration())
+    assert len(x) >= 10
+    reference = ort.InferenceSession(str(verifier.MODEL), providers=["CPUExecutionProvider"])
+    expected = reference.run(None, {reference.get_inputs()[0].name: x})[0].reshape(-1)
+    model = verifier.load()
+    np.testing.assert_allclose(model.logits(x), expected, atol=1e-4)
+    np.testing.assert_allclose([model.logits(x[k:k + 1])[0] for k in range(3)], expected[:3], atol=1e-4)
+
+
 def test_reading_a_board_does_not_import_torch() -> None:
     code = ("import numpy as np, sys; from vision.tiles import predict; "
             "predict(np.full((200, 300, 3), 90, np.uint8)); import vision.tiles.verifier as v; v.load(); "
@@ -111,9 +132,8 @@ def test_training_runs_end_to_end_and_exports_onnx(tmp_path: Path) -> None:
     net = train(x, y, epochs=1)
     path = tmp_path / "m.onnx"
     export(net, path)
-    session = verifier.load(path)
-    logits = session.run(None, {session.get_inputs()[0].name: x[:3]})[0]
-    assert logits.shape[0] == 3 and np.isfinite(logits).all()
+    logits = verifier.load(path).logits(x[:3])
+    assert logits.shape == (3,) and np.isfinite(logits).all()
 
 
 def test_tiles_train_refuses_evaluation_seeds(capsys: pytest.CaptureFixture[str]) -> None:

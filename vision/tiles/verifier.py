@@ -3,14 +3,18 @@
 Candidates come from colour (`meeples.candidates`); the net sees a crop of the rectified board around
 each one, the candidate's own pixels and how close every pixel is to its calibrated colour, so it can
 use what the outline rules cannot: shading, the shadow a figure casts, roofs' and shields' shapes.
-It runs with onnxruntime (`models/tiles-meeples.onnx`); `vision.tiles.train_verifier` trains it.
+It runs with OpenCV's dnn module (`models/tiles-meeples.onnx`), which runs the whole batch of crops at
+once: onnxruntime 1.32 convolves each crop on its own, and on this net's small maps (12x12 and 6x6) that
+took 0.36 ms a crop (1.1 ms with its default NCHWc layout) against 0.1 ms here, with logits equal to
+4e-6. `vision.tiles.train_verifier` trains it.
 """
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -26,18 +30,28 @@ THRESHOLD = 0.65
 DISTANCE_SCALE = 40.0  # Lab units at which closeness reaches 0
 
 
-@lru_cache(maxsize=1)
-def _session(path: str) -> Any:
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+@lru_cache(maxsize=4)
+def _net(path: str) -> Verifier:
+    return Verifier(cv2.dnn.readNetFromONNX(path))
 
 
-def load(path: Path = MODEL) -> Any | None:
-    """The onnxruntime session, or None when the model file is absent (the outline rules decide then)."""
-    return _session(str(path)) if path.exists() else None
+class Verifier:
+    """The loaded net; one forward pass at a time (an OpenCV net keeps its input between calls)."""
+
+    def __init__(self, net: cv2.dnn.Net) -> None:
+        self._net = net
+        self._lock = threading.Lock()
+
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        """(N,) logits for (N, CHANNELS, SIDE, SIDE) float32 crops."""
+        with self._lock:
+            self._net.setInput(np.ascontiguousarray(crops, np.float32))
+            return self._net.forward().reshape(-1).astype(np.float32)
+
+
+def load(path: Path = MODEL) -> Verifier | None:
+    """The verifier, or None when the model file is absent (the outline rules decide then)."""
+    return _net(str(path)) if path.exists() else None
 
 
 def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration) -> np.ndarray:
@@ -65,11 +79,10 @@ def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Ca
     return out
 
 
-def scores(session: Any, board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration
+def scores(model: Verifier, board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration
            ) -> list[float]:
     """Probability that each candidate is a standing meeple."""
     if not blobs:
         return []
-    x = inputs(board_bgr, blobs, patch, calibration)
-    logits = session.run(None, {session.get_inputs()[0].name: x})[0].reshape(-1)
+    logits = model.logits(inputs(board_bgr, blobs, patch, calibration))
     return (1 / (1 + np.exp(-logits))).tolist()
