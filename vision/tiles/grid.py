@@ -507,17 +507,24 @@ def _outline_peaks(fg: np.ndarray, axis: int, ignore: np.ndarray | None = None) 
 
 
 def _fits(peaks: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each pitch: the (strength-weighted) share of outline peaks on the best comb, and its phase."""
+    """For each pitch: the (strength-weighted) share of outline peaks on the best comb, and its phase.
+
+    All pitches at once (a few at a time, to bound memory): for pitch p, peak i lies on the comb through
+    peak j when their distance modulo p is within the comb's tolerance.
+    """
     pos, weight = peaks[:, 0], peaks[:, 1]
+    apart = pos[:, None] - pos[None, :]  # (i, j): peak i relative to a comb through peak j
     share = np.zeros(len(pitches))
     phase = np.zeros(len(pitches))
-    for k, p in enumerate(pitches):
-        tol = max(2.0, 0.07 * p)
-        d = (pos[:, None] - pos[None, :]) % p  # peak i relative to a comb through peak j
+    step = max(1, 2_000_000 // max(apart.size, 1))
+    for k0 in range(0, len(pitches), step):
+        p = pitches[k0:k0 + step, None, None]
+        d = apart[None] % p
         d = np.minimum(d, p - d)
-        hits = ((d < tol) * weight[:, None]).sum(axis=0)
-        j = int(np.argmax(hits))
-        share[k], phase[k] = hits[j] / weight.sum(), pos[j] % p
+        hits = ((d < np.maximum(2.0, 0.07 * p)) * weight[None, :, None]).sum(axis=1)  # (pitches, j)
+        j = np.argmax(hits, axis=1)
+        share[k0:k0 + step] = hits[np.arange(len(j)), j] / weight.sum()
+        phase[k0:k0 + step] = pos[j] % p[:, 0, 0]
     return share, phase
 
 

@@ -132,7 +132,7 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
         trace["candidates"] = found
     if model is None:
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
-    scores = verifier.scores(model, board_bgr, found, patch, calibration)
+    scores = verifier.scores(model, board_bgr, found, patch, calibration, lab)
     kept = [(b, s) for b, s in zip(found, scores, strict=True) if s >= verifier.THRESHOLD]
     return _distinct([b for b, _ in kept], patch, [s for _, s in kept])
 

@@ -66,13 +66,9 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     box = [(i, j) for j in range(y0, y0 + ny) for i in range(x0, x0 + nx)]
     lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
     cells = _confirmed(lab, grid, box, seen, not_field, blue, x0, y0)
-    on_tiles = np.zeros(board.shape[:2], bool)
-    for i, j in cells:
-        on_tiles[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
     # a meeple near a tile's edge stands over the gap and beyond: its head may lie off the laid tiles
-    reach = 2 * round(MEEPLE_REACH * PATCH) + 1
-    near_tiles = cv2.dilate(on_tiles.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    blobs = find_meeples(board, (near_tiles > 0) & seen, PATCH, calibration, trace, lab)
+    near_tiles = near_cells([((i - x0) * PATCH, (j - y0) * PATCH) for i, j in cells], board.shape[:2])
+    blobs = find_meeples(board, near_tiles & seen, PATCH, calibration, trace, lab)
     hidden = np.zeros(board.shape[:2], np.uint8)
     for blob in blobs:
         blob.paint(hidden)
@@ -83,6 +79,21 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0))
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
     return readings, meeples, cells
+
+
+def near_cells(origins: list[tuple[int, int]], shape: tuple[int, int], reach: float = MEEPLE_REACH) -> np.ndarray:
+    """Board px within `reach` tiles of a laid tile: the tiles' squares (top-left px `origins`) dilated by a disc.
+
+    The same as dilating the mask of the squares (OpenCV's elliptic kernel, nothing beyond the border),
+    stamped square by square: every square dilates alike, so one dilated square is computed.
+    """
+    r = round(reach * PATCH)
+    stamp = cv2.dilate(np.pad(np.ones((PATCH, PATCH), np.uint8), r),
+                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
+    out = np.zeros((shape[0] + 2 * r, shape[1] + 2 * r), bool)
+    for x, y in origins:
+        out[y:y + PATCH + 2 * r, x:x + PATCH + 2 * r] |= stamp
+    return out[r:r + shape[0], r:r + shape[1]]
 
 
 def _confirmed(lab: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray, not_field: np.ndarray,

@@ -54,35 +54,50 @@ def load(path: Path = MODEL) -> Verifier | None:
     return _net(str(path)) if path.exists() else None
 
 
-def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration) -> np.ndarray:
-    """(N, CHANNELS, SIDE, SIDE) float32 crops, one per candidate."""
+def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration,
+           lab: np.ndarray | None = None) -> np.ndarray:
+    """(N, CHANNELS, SIDE, SIDE) float32 crops, one per candidate, all cut at once.
+
+    `lab`, when the caller has it, is the board in Lab (uint8, as OpenCV converts it) and saves a conversion.
+    """
     from vision.tiles.meeples import _distance
 
     half = int(round(CROP * patch / 2))
     side = 2 * half
-    pad = cv2.copyMakeBorder(board_bgr, half, half, half, half, cv2.BORDER_CONSTANT, value=(0, 0, 0))
     out = np.zeros((len(blobs), CHANNELS, SIDE, SIDE), np.float32)
+    if not blobs:
+        return out
+    if lab is None:
+        lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
+    black = cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)[0, 0]  # the padding as Lab sees it
+    pad = cv2.copyMakeBorder(board_bgr, half, half, half, half, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    pad_lab = cv2.copyMakeBorder(lab, half, half, half, half, cv2.BORDER_CONSTANT, value=tuple(map(int, black)))
+    origin = np.array([b.origin for b in blobs])  # (N, 2) x, y
+    size = np.array([b.crop.shape[::-1] for b in blobs])  # (N, 2) w, h
+    centre = origin + size // 2 + half  # in padded px
+    x0 = np.clip(centre[:, 0] - half, 0, pad.shape[1] - side)
+    y0 = np.clip(centre[:, 1] - half, 0, pad.shape[0] - side)
+    rows = (y0[:, None] + np.arange(side))[:, :, None]
+    cols = (x0[:, None] + np.arange(side))[:, None, :]
+    bgr = pad[rows, cols].astype(np.float32) / 255 - 0.5  # (N, side, side, 3)
+    refs = np.stack([calibration.colours[b.colour] for b in blobs]).astype(np.float32)[:, None, None, :]
+    near = 1 - np.clip(_distance(pad_lab[rows, cols].astype(np.float32), refs) / DISTANCE_SCALE, 0, 1)
+    mask = np.zeros((len(blobs), side, side), np.float32)
     for n, blob in enumerate(blobs):
-        x, y = blob.origin
-        h, w = blob.crop.shape
-        cx, cy = x + w // 2 + half, y + h // 2 + half  # in padded px
-        x0, y0 = int(np.clip(cx - half, 0, pad.shape[1] - side)), int(np.clip(cy - half, 0, pad.shape[0] - side))
-        window = np.s_[y0:y0 + side, x0:x0 + side]
-        mask = np.zeros((side, side), np.float32)
-        mx, my = x + half - x0, y + half - y0
+        mx, my = origin[n, 0] + half - x0[n], origin[n, 1] + half - y0[n]
         sub = blob.crop[max(0, -my):side - my, max(0, -mx):side - mx]
-        mask[max(0, my):max(0, my) + sub.shape[0], max(0, mx):max(0, mx) + sub.shape[1]] = sub
-        lab = cv2.cvtColor(pad[window], cv2.COLOR_BGR2LAB).astype(np.float32)  # only the crop: the board is large
-        near = 1 - np.clip(_distance(lab, calibration.colours[blob.colour]) / DISTANCE_SCALE, 0, 1)
-        stack = np.dstack([pad[window].astype(np.float32) / 255 - 0.5, mask, near])
-        out[n] = cv2.resize(stack, (SIDE, SIDE), interpolation=cv2.INTER_AREA).transpose(2, 0, 1)
+        mask[n, max(0, my):max(0, my) + sub.shape[0], max(0, mx):max(0, mx) + sub.shape[1]] = sub
+    stack = np.concatenate([bgr, mask[..., None], near[..., None]], axis=3)  # (N, side, side, CHANNELS)
+    if side != SIDE:
+        stack = np.stack([cv2.resize(s, (SIDE, SIDE), interpolation=cv2.INTER_AREA) for s in stack])
+    out[:] = stack.transpose(0, 3, 1, 2)
     return out
 
 
-def scores(model: Verifier, board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration
-           ) -> list[float]:
-    """Probability that each candidate is a standing meeple."""
+def scores(model: Verifier, board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration,
+           lab: np.ndarray | None = None) -> list[float]:
+    """Probability that each candidate is a standing meeple (`lab` as for `inputs`)."""
     if not blobs:
         return []
-    logits = model.logits(inputs(board_bgr, blobs, patch, calibration))
+    logits = model.logits(inputs(board_bgr, blobs, patch, calibration, lab))
     return (1 / (1 + np.exp(-logits))).tolist()

@@ -1,0 +1,77 @@
+"""The board reader's faster forms give what the plain forms give (speed itself is `companion tiles-bench`'s)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.tiles.grid import _fits, _pitches
+from vision.tiles.pipeline import MEEPLE_REACH, near_cells
+from vision.tiles.reader import PATCH
+
+
+def test_stamped_squares_equal_the_dilated_tile_mask() -> None:
+    """Cells on every border of the board and in its middle: the same pixels as one elliptic dilation."""
+    rng = np.random.default_rng(3)
+    nx, ny = 9, 7
+    shape = (ny * PATCH, nx * PATCH)
+    cells = [(i, j) for i in range(nx) for j in range(ny) if rng.random() < 0.4] + [(0, 0), (nx - 1, ny - 1)]
+    on_tiles = np.zeros(shape, np.uint8)
+    for i, j in cells:
+        on_tiles[j * PATCH:(j + 1) * PATCH, i * PATCH:(i + 1) * PATCH] = 1
+    reach = 2 * round(MEEPLE_REACH * PATCH) + 1
+    expected = cv2.dilate(on_tiles, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))) > 0
+    got = near_cells([(i * PATCH, j * PATCH) for i, j in cells], shape)
+    assert got.shape == shape and got.dtype == bool
+    assert np.array_equal(got, expected)
+    assert not near_cells([], shape).any()
+
+
+def test_all_pitches_at_once_score_as_one_pitch_at_a_time() -> None:
+    """`_fits` against the per-pitch loop it replaced, on peaks of a 6-tile row with a stray peak."""
+    rng = np.random.default_rng(5)
+    pos = np.r_[12.0 + 37.5 * np.arange(7) + rng.normal(0, 0.8, 7), 101.3]
+    peaks = np.c_[pos, rng.uniform(0.3, 1.0, len(pos))]
+    pitches = _pitches(float(np.ptp(pos)) + 3)
+    share, phase = _fits(peaks, pitches)
+    for k, p in enumerate(pitches):
+        d = (pos[:, None] - pos[None, :]) % p
+        d = np.minimum(d, p - d)
+        hits = ((d < max(2.0, 0.07 * p)) * peaks[:, 1][:, None]).sum(axis=0)
+        j = int(np.argmax(hits))
+        assert share[k] == hits[j] / peaks[:, 1].sum() and phase[k] == pos[j] % p
+    best = pitches[int(np.argmax(np.where(share >= 0.9 * share.max(), pitches, 0)))]
+    assert abs(best - 37.5) < 2.0  # the largest well-fitting pitch is the row's
+
+
+def test_crops_cut_at_once_equal_crops_cut_one_by_one() -> None:
+    """The verifier's batch of crops against each crop cut and converted on its own, a board's border included."""
+    from vision.tiles import verifier
+    from vision.tiles.board import random_board
+    from vision.tiles.meeples import Blob, Calibration, _distance
+    from vision.tiles.scene import SceneSpec, compose
+
+    rng = np.random.default_rng(21)
+    s = compose(random_board(8, rng), SceneSpec(styles=("classic",)), rng)
+    board = cv2.resize(s.image, (5 * PATCH, 4 * PATCH))
+    crop = np.zeros((14, 9), bool)
+    crop[1:13, 1:8] = True
+    blobs = [Blob("red", (0.0, 0.0), (0, 0), crop), Blob("blue", (0.0, 0.0), (5 * PATCH - 9, 4 * PATCH - 14), crop),
+             Blob("yellow", (0.0, 0.0), (100, 60), crop[:, :5])]
+    cal = Calibration()
+    got = verifier.inputs(board, blobs, PATCH, cal)
+    half = verifier.SIDE // 2
+    pad = cv2.copyMakeBorder(board, half, half, half, half, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    for n, blob in enumerate(blobs):
+        (x, y), (h, w) = blob.origin, blob.crop.shape
+        x0 = int(np.clip(x + w // 2, 0, pad.shape[1] - 2 * half))
+        y0 = int(np.clip(y + h // 2, 0, pad.shape[0] - 2 * half))
+        window = pad[y0:y0 + 2 * half, x0:x0 + 2 * half]
+        lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
+        near = 1 - np.clip(_distance(lab, cal.colours[blob.colour]) / verifier.DISTANCE_SCALE, 0, 1)
+        assert np.array_equal(got[n, :3], (window.astype(np.float32) / 255 - 0.5).transpose(2, 0, 1))
+        assert np.array_equal(got[n, 4], near)
+        assert got[n, 3].sum() == blob.crop.sum()  # the whole candidate lies in its crop
+    # the first crop is centred on (4, 7): its first 5 rows and 8 columns lie beyond the corner, black padding
+    assert (got[0, :3, :5, :] == -0.5).all() and (got[0, :3, :, :8] == -0.5).all()
+    assert (got[0, :3, 5:, 8:] > -0.5).any()
