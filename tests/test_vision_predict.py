@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from vision.cards.detect import DETECTOR
-from vision.cards.identity import CLASSIFIER
+from vision.cards.identity import CLASSIFIER, FACE_READER
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-dev"
-pytestmark = pytest.mark.skipif(not (DETECTOR.exists() and CLASSIFIER.exists()), reason="card models not built")
+pytestmark = pytest.mark.skipif(not (DETECTOR.exists() and CLASSIFIER.exists() and FACE_READER.exists()),
+                                reason="card models not built")
 
 
 def test_runtime_does_not_import_torch() -> None:
@@ -61,21 +62,43 @@ def test_real_photos_are_measured() -> None:
     assert score["rank_accuracy_of_all"] >= 0.9
 
 
-def test_a_card_with_both_indices_covered_is_reported_unread_not_dropped() -> None:
-    """Its corners under two dark pieces: the detector still sees a face-up card, the index reader reads nothing,
-    so the card is kept with the code "?" (the referee then asks the player) rather than silently missed."""
+def _covered_card(blank_middle: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A 7H on a dark table with both printed corners under dark pieces; `blank_middle`: its pips washed out too
+    (glare)."""
     import cv2
 
-    from vision.cards import predict
-    from vision.cards.labels import UNREAD
     from vision.synth.cards import render_face
     from vision.synth.scene import paste_card
 
     scene = np.full((540, 960, 3), 40, np.uint8)
     corners = np.array([[400, 150], [526, 150], [526, 326], [400, 326]], np.float32)
-    paste_card(scene, render_face("7H", 0, 252), corners)
+    face = render_face("7H", 0, 252)
+    if blank_middle:
+        h = face.shape[0]
+        face[int(h * 0.15):int(h * 0.85)] = face[5, face.shape[1] // 2]
+    paste_card(scene, face, corners)
     cv2.rectangle(scene, (395, 145), (432, 205), (40, 40, 40), -1)
     cv2.rectangle(scene, (494, 271), (531, 331), (40, 40, 40), -1)
+    return scene, corners
+
+
+def test_a_card_with_both_indices_covered_is_read_from_its_face() -> None:
+    from vision.cards import predict
+
+    scene, corners = _covered_card(blank_middle=False)
+    dets = predict(scene)
+    assert dets.codes == ["7H"]
+    assert np.abs(dets.corners[0].mean(axis=0) - corners.mean(axis=0)).max() < 20
+
+
+def test_a_card_with_nothing_readable_is_reported_unread_not_dropped() -> None:
+    """Its corners covered and its pips washed out: the detector still sees a face-up card, neither the index
+    nor the face reads, so the card is kept with the code "?" (the referee then asks the player) rather than
+    silently missed."""
+    from vision.cards import predict
+    from vision.cards.labels import UNREAD
+
+    scene, corners = _covered_card(blank_middle=True)
     dets = predict(scene)
     assert dets.codes == [UNREAD]
     assert not dets.index_seen[0]

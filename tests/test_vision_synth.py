@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.cards.geometry import CROP_H, CROP_W, index_crop, portrait_corners, quad_iou, rotate_corners
+from vision.cards.geometry import (
+    CROP_H,
+    CROP_W,
+    FACE_H,
+    FACE_W,
+    face_crop,
+    index_crop,
+    portrait_corners,
+    quad_iou,
+    rotate_corners,
+)
 from vision.synth.cards import card_height, face_style, render_back, render_face
 from vision.synth.hands import draw_hand
 from vision.synth.layouts import SCOUNDREL_DECK, loose_cards, scoundrel_table, superheld_map
@@ -62,15 +73,45 @@ def test_draw_hand_paints_near_the_anchor() -> None:
     assert out[120, 160].mean() < 250
 
 
+def _whole(face: np.ndarray) -> np.ndarray:
+    """The corners of a rendered face that fills its image."""
+    h, w = face.shape[:2]
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+
+
 def test_index_crop_of_a_rendered_card_reads_upright() -> None:
     face = render_face("KS", 0, 252)
-    h, w = face.shape[:2]
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    crop = index_crop(face, corners)
-    turned = index_crop(face, rotate_corners(corners, 2))
+    crop = index_crop(face, _whole(face))
+    turned = index_crop(face, rotate_corners(_whole(face), 2))
     assert crop.shape == (CROP_H, CROP_W, 3)
     assert crop.mean() < 245  # ink of the index
     assert np.abs(crop.astype(int) - turned.astype(int)).mean() < 20  # both printed indices look alike
+
+
+def test_face_crop_is_the_whole_card_either_way_up() -> None:
+    face = render_face("7H", 0, 252)
+    crop = face_crop(face, _whole(face))
+    turned = face_crop(face, rotate_corners(_whole(face), 2))
+    assert crop.shape == (FACE_H, FACE_W, 3)
+    small = cv2.resize(face, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+    assert np.abs(crop.astype(int) - small.astype(int)).mean() < 6  # the card, nothing of the table
+    assert np.abs(turned.astype(int) - crop[::-1, ::-1].astype(int)).mean() < 3  # the same face turned
+
+
+def test_face_crops_label_what_shows() -> None:
+    """Whole faces that show are labelled with their card, backs and mostly covered cards with none."""
+    from vision.cards.labels import CROP_CLASSES, NONE_CLASS
+    from vision.synth.generate import faces_of
+
+    rng = np.random.default_rng(4)
+    placements, _ = scoundrel_table(rng)
+    image, truths, _ = compose(placements, rng, (1280, 720), hands=0)
+    crops, labels = faces_of(image, truths, rng, 100, 0.0)
+    assert len(crops) == len(labels) > 5 and crops[0].shape == (FACE_H, FACE_W, 3)
+    wanted = {CROP_CLASSES.index(t.code) if t.code in CROP_CLASSES and t.visible >= 0.8 else NONE_CLASS
+              for t in truths if t.visible >= 0.8 or t.visible < 0.35 or t.code == "back"}
+    assert set(labels) == wanted
+    assert NONE_CLASS in labels  # the dungeon's backs
 
 
 def test_portrait_corners_put_a_short_side_first() -> None:

@@ -39,8 +39,7 @@ def predict(image: np.ndarray, conf: float = 0.3, size: int | None = None,
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
     `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`)."""
     boxes = detect(image, conf=conf, size=size)
-    outlines, scores, backing = _card_outlines(image, boxes.of(CARD), propose(image, min_card_area))
-    read, unread = _read_faces(image, outlines, scores, backing)
+    read, unread = _read_faces(image, boxes.of(CARD), propose(image, min_card_area))
     faces = _unique(read)
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces)
     backs = _backs(image, _not_faces(boxes.of(BACK), faces))
@@ -61,6 +60,26 @@ def _card_outlines(image: np.ndarray, cards: Boxes,
     scores = np.concatenate([boxes.scores, np.full(len(proposals), PROPOSAL_SCORE)]).astype(np.float32)
     behind = np.where(overlaps >= 0.5, cards.scores[:, None], 0.0).max(axis=0, initial=0.0)
     return outlines, scores, np.concatenate([boxes.scores, behind]).astype(np.float32)
+
+
+def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
+                 codes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Outlines worth a second reading, with their detector scores: the detector's boxes that a classical
+    blob overruled but that blob read as nothing (a blob of two touching cards), and the detector's own quads
+    of boxes whose tightened outline read as nothing (tightened onto the wrong edge)."""
+    overlaps = pairwise_iou(cards.quads, proposals)
+    alone = (overlaps < 0.3).all(axis=1)
+    n_alone = int(alone.sum())
+    read = np.array([c not in ("none", "JOKER") for c in codes], bool)
+    blob_read = (overlaps >= 0.3) & read[n_alone:][None, :]
+    overruled = ~alone & ~blob_read.any(axis=1)
+    tightened_none = np.zeros(len(alone), bool)
+    tightened_none[np.nonzero(alone)[0]] = ~read[:n_alone]
+    first = Boxes(cards.quads[overruled], cards.classes[overruled], cards.scores[overruled])
+    raw = np.array([portrait_corners(q) for q in cards.quads[tightened_none]], np.float32).reshape(-1, 4, 2)
+    outlines = np.concatenate([_outlines(image, first), raw])
+    scores = np.concatenate([first.scores, cards.scores[tightened_none]]).astype(np.float32)
+    return outlines, scores
 
 
 def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
@@ -93,12 +112,19 @@ def _outlines(image: np.ndarray, boxes: Boxes) -> np.ndarray:
     return np.array([portrait_corners(refine(image, q)) for q in boxes.quads], np.float32).reshape(-1, 4, 2)
 
 
-def _read_faces(image: np.ndarray, outlines: np.ndarray, scores: np.ndarray,
-                backing: np.ndarray) -> tuple[CardDetections, CardDetections]:
-    """The outlines whose index was read, and those the detector is sure are face-up cards (`backing`, its
-    box's score) whose index was not: a card with its corners covered is still a card on the table, and the
-    referee asks the player rather than miss it."""
+def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple[CardDetections, CardDetections]:
+    """The outlines that were read, and those the detector is sure are face-up cards (their box's score) that
+    were not: a card with its corners covered is still a card on the table, and the referee asks the player
+    rather than miss it. Outlines that read as nothing get a second look (`_second_look`)."""
+    outlines, scores, backing = _card_outlines(image, cards, proposals)
     codes, conf, corners = read_cards(image, outlines)
+    again, again_scores = _second_look(image, cards, proposals, codes)
+    if len(again):
+        more_codes, more_conf, more_corners = read_cards(image, again)
+        codes = codes + more_codes
+        conf, corners = np.concatenate([conf, more_conf]), np.concatenate([corners, more_corners])
+        outlines, scores = np.concatenate([outlines, again]), np.concatenate([scores, again_scores])
+        backing = np.concatenate([backing, again_scores])
     keep = [i for i, c in enumerate(codes) if c not in ("none", "JOKER")]
     n = len(keep)
     read = CardDetections([codes[i] for i in keep], corners[keep].reshape(-1, 4, 2),

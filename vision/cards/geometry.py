@@ -14,6 +14,10 @@ CARD_W_MM, CARD_H_MM = 63.0, 88.0
 CARD_MM = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]], np.float32)
 INDEX_CROP_MM = (0.0, 0.0, 14.0, 24.0)  # x0, y0, x1, y1 on the card
 CROP_W, CROP_H = 28, 48
+FACE_CROP_MM = (0.0, 0.0, CARD_W_MM, CARD_H_MM)  # the whole card, for the face reader
+FACE_W, FACE_H = 32, 44
+SMOOTH_INDEX = False  # the index classifier was trained on bilinear crops
+MAX_SUPERSAMPLE = 8  # a crop is warped at up to this multiple of its size before it is area-averaged
 # Where an index box (as the detector draws it) sits on the card, for outlines rebuilt from an index alone.
 INDEX_BOX_MM = np.array([[1.0, 1.6], [10.6, 1.6], [10.6, 18.6], [1.0, 18.6]], np.float32)
 
@@ -23,24 +27,40 @@ def card_to_image(corners: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(CARD_MM, np.asarray(corners, np.float32))
 
 
-def crop_homography(corners: np.ndarray, zoom: float = 1.0) -> np.ndarray:
-    """Homography from image px to index-crop px for the top-left index of a card; `zoom` > 1 takes a larger
-    corner (for decks whose index is printed bigger than the generator's)."""
-    x0, y0, x1, y1 = (v * zoom for v in INDEX_CROP_MM)
-    sx, sy = CROP_W / (x1 - x0), CROP_H / (y1 - y0)
+def rect_homography(corners: np.ndarray, rect_mm: tuple[float, ...], size: tuple[int, int]) -> np.ndarray:
+    """Homography from image px to a `size` (w, h) crop of the card-frame rectangle `rect_mm` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = rect_mm
+    sx, sy = size[0] / (x1 - x0), size[1] / (y1 - y0)
     crop_from_card = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]], np.float64)
     return crop_from_card @ np.linalg.inv(card_to_image(corners))
 
 
+def rect_crop(image: np.ndarray, corners: np.ndarray, rect_mm: tuple[float, ...], size: tuple[int, int],
+              smooth: bool = True) -> np.ndarray:
+    """The card-frame rectangle `rect_mm` of the card with these corners, upright, size[1] x size[0] x 3 uint8.
+    warpPerspective samples bilinearly whatever flag it is given, so a crop that shrinks the card a lot would
+    alias (pips and strokes flicker with the outline's sub-pixel position); with `smooth` it is warped at an
+    integer multiple of its size first and then area-averaged down."""
+    h = rect_homography(corners, rect_mm, size)
+    side = float(np.linalg.norm(np.asarray(corners[1]) - np.asarray(corners[0])))
+    shrink = side * (rect_mm[2] - rect_mm[0]) / CARD_W_MM / size[0]
+    k = int(min(MAX_SUPERSAMPLE, np.ceil(shrink))) if smooth else 1
+    if k <= 1:
+        return cv2.warpPerspective(image, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    big = cv2.warpPerspective(image, np.diag([k, k, 1.0]) @ h, (size[0] * k, size[1] * k), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(big, size, interpolation=cv2.INTER_AREA)
+
+
 def index_crop(image: np.ndarray, corners: np.ndarray, zoom: float = 1.0) -> np.ndarray:
     """The top-left index of the card with these corners, upright, CROP_H x CROP_W x 3 uint8."""
-    return cv2.warpPerspective(image, crop_homography(corners, zoom), (CROP_W, CROP_H), flags=cv2.INTER_AREA
-                               if _shrinks(corners) else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return rect_crop(image, corners, tuple(v * zoom for v in INDEX_CROP_MM), (CROP_W, CROP_H), smooth=SMOOTH_INDEX)
 
 
-def _shrinks(corners: np.ndarray) -> bool:
-    side = float(np.linalg.norm(np.asarray(corners[1]) - np.asarray(corners[0])))
-    return side * (INDEX_CROP_MM[2] - INDEX_CROP_MM[0]) / CARD_W_MM > CROP_W * 1.5
+def face_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The whole card face, upright, FACE_H x FACE_W x 3 uint8: the pips and pictures a tiny card still shows
+    when its index letters are a few pixels tall."""
+    return rect_crop(image, corners, FACE_CROP_MM, (FACE_W, FACE_H))
 
 
 def rotate_corners(corners: np.ndarray, k: int) -> np.ndarray:

@@ -1,5 +1,8 @@
-"""Stage 2: read the printed index. Each card outline gives two upright index crops (its two printed
-corners, 180 degrees apart); a small CNN classifies them into the 52 cards, the joker, or "none".
+"""Stage 2: read the printed index, helped by the face. Each card outline gives two upright index crops (its
+two printed corners, 180 degrees apart) and one crop of its whole face; two small CNNs classify them into the
+52 cards, the joker, or "none". The index is what a player reads; the face (pip count, pip colour, picture)
+still shows on a card so small in the frame that its index letters are a few pixels tall, so the two readings
+are multiplied (a product of experts) and each settles what the other leaves open.
 """
 
 from __future__ import annotations
@@ -10,17 +13,19 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards.detect import MODELS, session
-from vision.cards.geometry import index_crop, rotate_corners
+from vision.cards.geometry import face_crop, index_crop, rotate_corners
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 
 CLASSIFIER = MODELS / "cards-index.onnx"
+FACE_READER = MODELS / "cards-face.onnx"
+FACE_WEIGHT = 1.0  # exponent of the face reader's probabilities in the product with the index's
 ZOOMS = (1.0,)  # crop scales tried per corner; (1.0, 1.6) also tries big real-deck indices (2x the cost)
 
 
 @cache
 def _classifier(path: str):  # noqa: ANN202
     if not Path(path).exists():
-        raise FileNotFoundError(f"index classifier model missing: {path}")
+        raise FileNotFoundError(f"card classifier model missing: {path}")
     return session(Path(path))
 
 
@@ -37,8 +42,8 @@ def classify(crops: np.ndarray, model: Path = CLASSIFIER) -> np.ndarray:
 
 
 def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Codes ("none" when no index is readable), confidences, and outlines turned to start at the printed
-    top-left (the corner whose index read best). Each corner is read at every zoom in ZOOMS."""
+    """Codes ("none" when neither index nor face is readable), confidences, and outlines turned to start at the
+    printed top-left (the corner whose index read best). Each corner is read at every zoom in ZOOMS."""
     n = len(outlines)
     if n == 0:
         return [], np.zeros(0, np.float32), np.zeros((0, 4, 2), np.float32)
@@ -46,14 +51,37 @@ def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.n
     views = [(quads, z) for quads in (outlines, turned) for z in ZOOMS]
     crops = np.stack([index_crop(image, o, z) for quads, z in views for o in quads])
     p = classify(crops).reshape(len(views), n, -1)  # view, card, class
-    none = p[:, :, NONE_CLASS].min(axis=0)
     cards = p.copy()
     cards[:, :, NONE_CLASS] = 0.0
     best_view = cards.max(axis=2).argmax(axis=0)  # per card
     rows = np.arange(n)
-    best = cards[best_view, rows].argmax(axis=1)
-    conf = cards[best_view, rows, best]
-    codes = [CROP_CLASSES[b] if conf[i] > none[i] else "none" for i, b in enumerate(best)]
+    index = p[best_view, rows]
+    index[:, NONE_CLASS] = p[:, :, NONE_CLASS].min(axis=0)  # no index at either corner
+    codes, conf = fuse(index, read_faces(image, outlines))
     use_turned = best_view >= len(ZOOMS)
     corners = np.where(use_turned[:, None, None], turned, outlines).astype(np.float32)
     return codes, conf.astype(np.float32), corners
+
+
+def fuse(index: np.ndarray, face: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Codes and confidences from the index's and the face's class probabilities (N, classes). Each reader's
+    opinion of which card it is counts as much as it believes it sees one (a tiny index says "none" and then has
+    no say; a mostly covered face neither); the card is "none" only when both see nothing."""
+    opinions = []
+    for p, weight in ((index, 1.0), (face, FACE_WEIGHT)):
+        nothing = p[:, NONE_CLASS:NONE_CLASS + 1]
+        which = np.delete(p, NONE_CLASS, axis=1)
+        which = which / np.maximum(1e-9, which.sum(axis=1, keepdims=True))
+        opinions.append(((1.0 - nothing) * which + nothing / which.shape[1]) ** weight)
+    fused = opinions[0] * opinions[1]
+    fused /= fused.sum(axis=1, keepdims=True)
+    best = fused.argmax(axis=1)
+    seen = 1.0 - index[:, NONE_CLASS] * face[:, NONE_CLASS]
+    names = [c for c in CROP_CLASSES if c != "none"]
+    codes = [names[b] if seen[i] >= 0.5 else "none" for i, b in enumerate(best)]
+    return codes, (fused[np.arange(len(best)), best] * seen).astype(np.float32)
+
+
+def read_faces(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """Class probabilities (N, classes) of each outline's whole face, read either way up."""
+    return classify(np.stack([face_crop(image, o) for o in outlines]), FACE_READER)

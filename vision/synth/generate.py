@@ -1,11 +1,12 @@
-"""Write a synthetic data set from a config (datasets/cards/*.yaml): YOLO-OBB scenes and index crops.
+"""Write a synthetic data set from a config (datasets/cards/*.yaml): YOLO-OBB scenes, index crops and face crops.
 
     python -m vision.synth.generate datasets/cards/synth.yaml OUT_DIR [--shard K --shards N]
 
 Detector classes: 0 face-up card (whole outline), 1 face-down card, 2 index corner. A card is labelled
 only when enough of it shows (`min_card_visible`), an index only when nearly all of it shows. Index
 crops (for the classifier) are cut through slightly wrong outlines, as the detector will give them;
-crops of covered or upside-down corners are labelled "none".
+crops of covered or upside-down corners are labelled "none". Face crops (the whole card, for the face
+reader) are cut the same way; mostly covered faces, backs and card-sized quads off the cards are labelled "none".
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import cv2
 import numpy as np
 import yaml
 
-from vision.cards.geometry import index_crop, rotate_corners
+from vision.cards.geometry import face_crop, index_crop, pairwise_iou, rotate_corners
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 from vision.synth.layouts import LAYOUTS
 from vision.synth.scene import CardTruth, compose
@@ -98,6 +99,54 @@ def crops_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generato
     return crops, labels
 
 
+def faces_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generator,
+             per_scene: int, jitter: float) -> tuple[list[np.ndarray], list[int]]:
+    """Whole-face crops with labels, each turned by 0 or 180 degrees at random (a face is read whichever way
+    up it lies): a face that shows -> its card, a mostly covered one or a back -> none."""
+    crops, labels = [], []
+    for i in rng.permutation(len(truths))[:per_scene]:
+        t = truths[i]
+        side = float(np.linalg.norm(t.corners[1] - t.corners[0]))
+        if side < 14:
+            continue
+        if t.code == "back" or t.visible < 0.35:
+            label = NONE_CLASS
+        elif t.visible >= 0.8:
+            label = CROP_CLASSES.index(t.code)
+        else:
+            continue
+        noisy = t.corners + rng.normal(0, jitter * side, (4, 2)).astype(np.float32)
+        crops.append(face_crop(image, rotate_corners(noisy, 2 * int(rng.integers(2)))))
+        labels.append(label)
+    for quad in stray_quads(truths, image.shape[:2], rng, per_scene // 5):
+        crops.append(face_crop(image, quad))
+        labels.append(NONE_CLASS)
+    return crops, labels
+
+
+def stray_quads(truths: list[CardTruth], shape: tuple[int, int], rng: np.random.Generator,
+                count: int) -> list[np.ndarray]:
+    """Card-sized quads that hold no card (table, hands, the edges of cards, the gap between two): what a
+    wrong outline shows the face reader, which must then say none."""
+    if not truths:
+        return []
+    cards = np.array([t.corners for t in truths], np.float32)
+    side = float(np.median(np.linalg.norm(cards[:, 1] - cards[:, 0], axis=1)))
+    out = []
+    for _ in range(count * 3):
+        w = side * rng.uniform(0.7, 1.3)
+        centre = rng.uniform((0, 0), (shape[1], shape[0]))
+        angle = rng.uniform(0, np.pi)
+        u, v = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
+        quad = np.array([centre + (sx * w * u + sy * w * 88 / 63 * v) / 2 for sx, sy in
+                         ((-1, -1), (1, -1), (1, 1), (-1, 1))], np.float32)
+        if pairwise_iou(quad[None], cards).max() < 0.25:
+            out.append(quad)
+        if len(out) == count:
+            break
+    return out
+
+
 def generate(cfg: dict[str, Any], out: Path, split: str, count: int, seed: int) -> dict[str, int]:
     """Write `count` scenes of one split; returns counts of what was written."""
     rng = np.random.default_rng(seed)
@@ -106,6 +155,8 @@ def generate(cfg: dict[str, Any], out: Path, split: str, count: int, seed: int) 
     lbl_dir.mkdir(parents=True, exist_ok=True)
     crops: list[np.ndarray] = []
     labels: list[int] = []
+    faces: list[np.ndarray] = []
+    face_labels: list[int] = []
     boxes = 0
     long_side = cfg.get("det_long_side", 640)
     for n in range(count):
@@ -113,6 +164,9 @@ def generate(cfg: dict[str, Any], out: Path, split: str, count: int, seed: int) 
         c, lab = crops_of(image, truths, rng, cfg.get("crops_per_scene", 10), cfg.get("corner_jitter", 0.015))
         crops += c
         labels += lab
+        c, lab = faces_of(image, truths, rng, cfg.get("faces_per_scene", 20), cfg.get("corner_jitter", 0.015))
+        faces += c
+        face_labels += lab
         lines = obb_lines(truths, image.shape[:2], cfg)
         boxes += len(lines)
         scale = long_side / max(image.shape[:2])
@@ -121,7 +175,9 @@ def generate(cfg: dict[str, Any], out: Path, split: str, count: int, seed: int) 
         cv2.imwrite(str(img_dir / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (lbl_dir / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
     np.savez_compressed(out / f"crops_{split}_{seed}.npz", x=np.array(crops, np.uint8), y=np.array(labels, np.int16))
-    return {"scenes": count, "boxes": boxes, "crops": len(crops)}
+    np.savez_compressed(out / f"faces_{split}_{seed}.npz", x=np.array(faces, np.uint8),
+                        y=np.array(face_labels, np.int16))
+    return {"scenes": count, "boxes": boxes, "crops": len(crops), "faces": len(faces)}
 
 
 def write_data_yaml(out: Path) -> None:

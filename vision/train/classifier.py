@@ -8,7 +8,11 @@ annotated photos, rank-only labels, see `vision.train.real_crops`):
     nice -n 10 python -m vision.train.classifier /tmp/cards-synth models/cards-index.onnx \
         --init models/cards-index.onnx --real ../shared/data/real-cards-dev --epochs 4
 
-The crops come from `vision.synth.generate` (crops_*.npz). The network is small on purpose: one
+The face reader is the same network on whole-card crops (faces_*.npz), trained with `--kind face`:
+
+    nice -n 10 python -m vision.train.classifier /tmp/cards-synth models/cards-face.onnx --kind face --epochs 6
+
+The crops come from `vision.synth.generate` (crops_*.npz, faces_*.npz). The network is small on purpose: one
 batch of 56 crops must take a few milliseconds on this CPU.
 """
 
@@ -21,13 +25,17 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards.geometry import CROP_H, CROP_W
+from vision.cards.geometry import CROP_H, CROP_W, FACE_H, FACE_W
 from vision.cards.labels import CROP_CLASSES
 
+# What each reader is trained on: the generator's file prefix and the crop size (w, h).
+KINDS: dict[str, tuple[str, tuple[int, int]]] = {"index": ("crops", (CROP_W, CROP_H)),
+                                                  "face": ("faces", (FACE_W, FACE_H))}
 
-def load(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
+
+def load(folder: Path, split: str, kind: str = "index") -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
-    for f in sorted(glob.glob(str(folder / f"crops_{split}_*.npz"))):
+    for f in sorted(glob.glob(str(folder / f"{KINDS[kind][0]}_{split}_*.npz"))):
         d = np.load(f)
         if len(d["y"]):
             xs.append(d["x"])
@@ -35,9 +43,9 @@ def load(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
 
 
-def build_model(batchnorm: bool = True):  # noqa: ANN201 - torch is imported lazily
-    """The CNN; without batch norm it has the layout of the exported ONNX graph (norms folded into the convs),
-    so an exported model can be loaded back for fine-tuning."""
+def build_model(batchnorm: bool = True, size: tuple[int, int] = (CROP_W, CROP_H)):  # noqa: ANN201 - torch is lazy
+    """The CNN for crops of `size` (w, h); without batch norm it has the layout of the exported ONNX graph (norms
+    folded into the convs), so an exported model can be loaded back for fine-tuning."""
     import torch.nn as nn
 
     def conv(cin: int, cout: int) -> list:
@@ -49,7 +57,7 @@ def build_model(batchnorm: bool = True):  # noqa: ANN201 - torch is imported laz
         return [*conv(cin, cout), *conv(cout, cout), nn.MaxPool2d(2)]
 
     return nn.Sequential(*block(3, 24), *block(24, 48), *block(48, 96), nn.Flatten(), nn.Dropout(0.3),
-                         nn.Linear(96 * (CROP_H // 8) * (CROP_W // 8), 192), nn.ReLU(inplace=True),
+                         nn.Linear(96 * (size[1] // 8) * (size[0] // 8), 192), nn.ReLU(inplace=True),
                          nn.Linear(192, len(CROP_CLASSES)))
 
 
@@ -61,7 +69,8 @@ def load_onnx(path: Path):  # noqa: ANN201
 
     graph = onnx.load(str(path)).graph
     weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
-    model = build_model(batchnorm=False)
+    dims = [d.dim_value for d in graph.input[0].type.tensor_type.shape.dim]  # n, 3, h, w
+    model = build_model(batchnorm=False, size=(dims[3], dims[2]))
     layers = [m for m in model if isinstance(m, torch.nn.Conv2d | torch.nn.Linear)]
     nodes = [n for n in graph.node if n.op_type in ("Conv", "Gemm")]
     if len(nodes) != len(layers):
@@ -73,10 +82,14 @@ def load_onnx(path: Path):  # noqa: ANN201
     return model
 
 
-def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Photometric jitter and small shifts on a uint8 batch (N, H, W, 3) -> float (N, 3, H, W) in 0..1."""
+def augment(x: np.ndarray, rng: np.random.Generator, turn: bool = False) -> np.ndarray:
+    """Photometric jitter and small shifts on a uint8 batch (N, H, W, 3) -> float (N, 3, H, W) in 0..1; with
+    `turn`, half the crops turned by 180 degrees (a face reads the same either way up, an index does not)."""
     n = len(x)
     f = x.astype(np.float32) / 255.0
+    if turn:
+        half = rng.random(n) < 0.5
+        f[half] = f[half, ::-1, ::-1]
     f = f * rng.uniform(0.6, 1.4, (n, 1, 1, 1)) + rng.uniform(-0.2, 0.2, (n, 1, 1, 1))
     f = f * rng.uniform(0.85, 1.15, (n, 1, 1, 3))
     mean = f.mean(axis=(1, 2, 3), keepdims=True)
@@ -106,23 +119,24 @@ def one_hot(y: np.ndarray) -> np.ndarray:
 
 
 def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None = None, real: Path | None = None,
-          real_share: float = 0.25) -> None:
+          real_share: float = 0.25, kind: str = "index") -> None:
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(6)
     rng = np.random.default_rng(6)
-    x, y = load(folder, "train")
-    xv, yv = load(folder, "val")
+    x, y = load(folder, "train", kind)
+    xv, yv = load(folder, "val", kind)
+    size = KINDS[kind][1]
     masks = one_hot(y)
     xr, mr = (np.zeros((0, *x.shape[1:]), np.uint8), np.zeros((0, masks.shape[1]), bool))
     if real is not None:
         from vision.train.real_crops import collect
 
-        xr, mr = collect(real, "tune")
+        xr, mr = collect(real, "tune", kind=kind)
     print(f"train {len(x)} synthetic + {len(xr)} real crops, val {len(xv)} crops, {len(CROP_CLASSES)} classes",
           flush=True)
-    model = load_onnx(init) if init is not None else build_model()
+    model = load_onnx(init) if init is not None else build_model(size=size)
     lr = 5e-4 if init is not None else 3e-3
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     n_real = int(128 * real_share) if len(xr) else 0
@@ -138,7 +152,7 @@ def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None 
             if n_real:
                 ridx = rng.integers(0, len(xr), n_real)
                 xb, mb = np.concatenate([xb, xr[ridx]]), np.concatenate([mb, mr[ridx]])
-            loss = set_loss(model(torch.from_numpy(augment(xb, rng))), torch.from_numpy(mb))
+            loss = set_loss(model(torch.from_numpy(augment(xb, rng, turn=kind == "face"))), torch.from_numpy(mb))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -147,7 +161,7 @@ def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None 
         acc = accuracy(model, xv, yv)
         print(f"epoch {epoch + 1}/{epochs} loss {total / len(x):.4f} val acc {acc:.4f} ({time.time() - start:.0f} s)",
               flush=True)
-    export(model, out)
+    export(model, out, size)
 
 
 def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:  # noqa: ANN001
@@ -160,12 +174,12 @@ def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:  # noqa: ANN001
     return float((pred == y).mean())
 
 
-def export(model, out: Path) -> None:  # noqa: ANN001
+def export(model, out: Path, size: tuple[int, int] = (CROP_W, CROP_H)) -> None:  # noqa: ANN001
     import torch
 
     model.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, CROP_H, CROP_W)
+    dummy = torch.zeros(1, 3, size[1], size[0])
     torch.onnx.export(model, dummy, str(out), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     print(f"exported {out} ({out.stat().st_size / 1e6:.2f} MB)", flush=True)
@@ -179,8 +193,9 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--init", type=Path, default=None, help="start from this exported ONNX classifier")
     p.add_argument("--real", type=Path, default=None, help="annotated real photos: mix crops of their tune half")
+    p.add_argument("--kind", choices=sorted(KINDS), default="index", help="index corners or whole faces")
     a = p.parse_args()
-    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real)
+    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real, kind=a.kind)
 
 
 if __name__ == "__main__":

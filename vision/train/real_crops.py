@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards.contours import propose
-from vision.cards.geometry import index_crop, quad_bounds, rotate_corners
+from vision.cards.geometry import face_crop, index_crop, quad_bounds, rotate_corners
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 from vision.real_photos import RANK_NAMES, read_voc, real_images
 
@@ -27,9 +27,13 @@ def rank_mask(rank: str) -> np.ndarray:
     return np.array([c[:-1] == rank for c in CROP_CLASSES], bool)
 
 
+CUTS = {"index": index_crop, "face": face_crop}  # what is cut of each outline, at both printed corners
+
+
 def collect(folder: Path, split: str = "tune", jitters: int = 3, corner_jitter: float = 0.02,
-            seed: int = 6) -> tuple[np.ndarray, np.ndarray]:
-    """(crops uint8 (N, H, W, 3), allowed-class masks (N, classes))."""
+            seed: int = 6, kind: str = "index") -> tuple[np.ndarray, np.ndarray]:
+    """(crops uint8 (N, H, W, 3), allowed-class masks (N, classes)); `kind` "face" cuts whole faces."""
+    cut = CUTS[kind]
     from vision.evaluate import box_iou
 
     rng = np.random.default_rng(seed)
@@ -53,7 +57,7 @@ def collect(folder: Path, split: str = "tune", jitters: int = 3, corner_jitter: 
             for j in range(jitters):
                 noisy = quad + (rng.normal(0, corner_jitter * width, quad.shape) if j else 0.0)
                 for k in (0, 2):
-                    crops.append(index_crop(image, rotate_corners(noisy.astype(np.float32), k)))
+                    crops.append(cut(image, rotate_corners(noisy.astype(np.float32), k)))
                     masks.append(mask)
     if not crops:
         raise FileNotFoundError(f"no annotated photos found in {folder}")
