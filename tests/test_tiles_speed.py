@@ -75,3 +75,67 @@ def test_crops_cut_at_once_equal_crops_cut_one_by_one() -> None:
     # the first crop is centred on (4, 7): its first 5 rows and 8 columns lie beyond the corner, black padding
     assert (got[0, :3, :5, :] == -0.5).all() and (got[0, :3, :, :8] == -0.5).all()
     assert (got[0, :3, 5:, 8:] > -0.5).any()
+
+
+def test_the_pieces_median_is_numpys_bit_for_bit() -> None:
+    from vision.tiles.meeples import _median
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 4, 57, 100, 331):
+        values = (rng.random(n) * 60).astype(np.float32)
+        assert _median(values) == float(np.median(values))
+        assert _median(values.astype(np.float64)) == float(np.median(values.astype(np.float64)))
+    assert np.isnan(_median(np.zeros(0, np.float32)))
+
+
+def test_readings_come_in_canonical_rotations_without_asking_the_engine() -> None:
+    """The matcher's hypotheses are each letter's distinct rotations, which are their own canonical rotation."""
+    from vision.tiles.catalog import canonical_rotation
+    from vision.tiles.matcher import _table
+
+    keys = _table().keys
+    assert len(keys) == len(set(keys)) > 24
+    assert all(canonical_rotation(letter, rotation) == rotation for letter, rotation in keys)
+
+
+def test_edge_evidence_of_a_board_at_once_equals_tile_by_tile() -> None:
+    from vision.tiles.matcher import EDGE_KINDS, EDGE_SIGMA, _edge_logliks, edge_models, expectations
+    from vision.tiles.reader import TileFeatures
+
+    tiles = list(expectations().values())[:20]
+    hidden = TileFeatures(tiles[0].sides.copy(), tiles[0].middles.copy(), tiles[0].centre, tiles[0].corners,
+                          tiles[0].blue, 0.7, tiles[0].clearest.copy())
+    hidden.sides[1] = hidden.middles[2] = hidden.clearest[3] = np.nan  # hidden windows: no evidence
+    tiles.append(hidden)
+    together = _edge_logliks(tiles)
+    assert together.shape == (len(tiles), 4, 3) and np.isfinite(together).all()
+    for k, f in enumerate(tiles):  # the per-tile form it replaced
+        obs = np.stack([f.sides, f.middles, f.clearest], axis=1)
+        one = np.stack([-np.nansum((obs - edge_models()[kind]) ** 2, axis=1) / (2 * EDGE_SIGMA**2)
+                        for kind in EDGE_KINDS], axis=1)
+        assert np.array_equal(together[k], one)
+
+
+def test_the_canvas_from_the_hulls_rim_equals_the_canvas_from_every_point() -> None:
+    """`_fit_canvas` takes its hulls from each row's ends (and the first and last rows): same scale and size."""
+    from vision.tiles.board import random_board
+    from vision.tiles.grid import _board_mask, _fill_holes, _fit_canvas, _rectifier
+    from vision.tiles.scene import SceneSpec, compose
+
+    rng = np.random.default_rng(8)
+    s = compose(random_board(30, rng), SceneSpec(styles=("classic",)), rng)
+    work = cv2.resize(s.image, None, fx=0.625, fy=0.625, interpolation=cv2.INTER_AREA)
+    mask = _fill_holes(_board_mask(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))[0])
+    grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    rect = _rectifier(grey, mask)
+    to_canvas, size = _fit_canvas(rect, mask)
+    ys, xs = np.nonzero(mask)  # the plain form: hulls of every (sampled) point
+    step = max(1, len(xs) // 20000)
+    pts = cv2.perspectiveTransform(np.c_[xs[::step], ys[::step]][None].astype(np.float64), rect)[0]
+    hull_img = cv2.contourArea(cv2.convexHull(np.c_[xs[::step], ys[::step]].astype(np.float32)))
+    hull_rect = cv2.contourArea(cv2.convexHull(pts.astype(np.float32)))
+    lo, hi = np.percentile(pts, 0.2, axis=0), np.percentile(pts, 99.8, axis=0)
+    scale = min(float(np.sqrt(hull_img / hull_rect)), 1400.0 / float((hi - lo).max()))
+    shift = np.array([[scale, 0, -scale * lo[0] + 6], [0, scale, -scale * lo[1] + 6], [0, 0, 1]])
+    assert np.array_equal(to_canvas, shift @ rect)  # bit for bit
+    assert size == (int(scale * (hi[0] - lo[0]) + 12), int(scale * (hi[1] - lo[1]) + 12))

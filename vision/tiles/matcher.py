@@ -13,7 +13,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.tiles.catalog import DIRECTIONS, OPPOSITE, STEP, TILES, canonical_rotation, hypotheses
+from vision.tiles.catalog import DIRECTIONS, OPPOSITE, STEP, TILES, hypotheses
 from vision.tiles.geometry import FIELD_LABEL, MONASTERY_HALF, ROAD_WIDTH, junction, rotated_feature_map, shapes
 from vision.tiles.reader import PATCH, TileFeatures, read_tile
 
@@ -78,11 +78,16 @@ def edge_models() -> dict[str, np.ndarray]:
 
 def edge_loglik(f: TileFeatures) -> np.ndarray:
     """(4, 3): log-likelihood of each edge N E S W being C, R, F."""
+    return _edge_logliks([f])[0]
+
+
+def _edge_logliks(features: list[TileFeatures]) -> np.ndarray:
+    """(T, 4, 3): `edge_loglik` of many tiles at once."""
     models = edge_models()
-    obs = np.stack([f.sides, f.middles, f.clearest], axis=1)
-    out = np.empty((4, 3))
+    obs = np.stack([np.stack([f.sides, f.middles, f.clearest], axis=1) for f in features])  # (T, 4, 3)
+    out = np.empty((len(features), 4, 3))
     for k, kind in enumerate(EDGE_KINDS):
-        out[:, k] = -np.nansum((obs - models[kind]) ** 2, axis=1) / (2 * EDGE_SIGMA**2)  # hidden: no evidence
+        out[..., k] = -np.nansum((obs - models[kind]) ** 2, axis=2) / (2 * EDGE_SIGMA**2)  # hidden: no evidence
     return out
 
 
@@ -135,8 +140,8 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
     cells = list(features)
     if not cells:
         return {}
-    edge_ll = {cell: edge_loglik(features[cell]) for cell in cells}
-    own = np.stack([_scores(features[cell], edge_ll[cell], feet.get(cell, [])) for cell in cells])  # (T, H)
+    reads = _edge_logliks([features[cell] for cell in cells])  # (T, 4, 3)
+    own = np.stack([_scores(features[cell], reads[k], feet.get(cell, [])) for k, cell in enumerate(cells)])  # (T, H)
     index = {cell: k for k, cell in enumerate(cells)}
     # across[t, e]: the tile sharing edge e of tile t, or -1
     across = np.full((len(cells), 4), -1)
@@ -144,7 +149,6 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
         for e, other in _neighbours(cell, index):
             across[k, e] = index[other]
     has = across >= 0
-    reads = np.stack([edge_ll[cell] for cell in cells])  # (T, 4, 3)
     pooled = np.zeros_like(reads)
     pooled[has] = NEIGHBOUR_WEIGHT * reads[across[has], np.array(OPPOSITE_INDEX)[np.nonzero(has)[1]]]
     base = own + _edge_scores(pooled)
@@ -209,7 +213,7 @@ def _reading(scores: np.ndarray) -> Reading:
     probs /= probs.sum()
     best = int(np.argmax(probs))
     letter, rotation = _table().keys[best]
-    return Reading(letter, canonical_rotation(letter, rotation), float(probs[best]))
+    return Reading(letter, rotation, float(probs[best]))  # hypotheses hold canonical rotations only
 
 
 __all__ = ["Reading", "match_board", "expectations", "edge_models", "truth_masks", "MONASTERY_HALF"]
