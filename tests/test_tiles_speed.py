@@ -139,3 +139,37 @@ def test_the_canvas_from_the_hulls_rim_equals_the_canvas_from_every_point() -> N
     shift = np.array([[scale, 0, -scale * lo[0] + 6], [0, scale, -scale * lo[1] + 6], [0, 0, 1]])
     assert np.array_equal(to_canvas, shift @ rect)  # bit for bit
     assert size == (int(scale * (hi[0] - lo[0]) + 12), int(scale * (hi[1] - lo[1]) + 12))
+
+
+def test_the_outline_fits_percentiles_are_numpys_bit_for_bit() -> None:
+    from vision.tiles.grid import _percentiles
+
+    rng = np.random.default_rng(9)
+    for n in (2, 3, 17, 500, 1501):
+        values = rng.normal(0, 8, (n, 2))
+        values[: n // 3] = np.round(values[: n // 3])  # ties
+        for q in ((1.0, 99.0), (0.0, 100.0), (25.0, 50.0)):
+            assert np.array_equal(_percentiles(values, q), np.percentile(values, q, axis=0))
+    values[0, 1] = np.nan
+    assert np.isnan(_percentiles(values, (1.0, 99.0))[:, 1]).all()
+
+
+def test_blob_stats_from_the_blobs_pixels_equal_opencvs() -> None:
+    """A large sparse mask (own stats) and a small one (OpenCV's): same labels and (x, y, w, h, area) rows."""
+    from vision.tiles.meeples import SPARSE_SIZE, labelled
+
+    rng = np.random.default_rng(11)
+    large = np.zeros((400, 500), np.uint8)
+    assert large.size >= SPARSE_SIZE
+    for _ in range(120):
+        x, y = rng.integers(0, 490), rng.integers(0, 390)
+        large[y:y + rng.integers(1, 12), x:x + rng.integers(1, 12)] = 1
+    large[0, :] = 1  # a blob along the border
+    small = (rng.random((40, 60)) < 0.3).astype(np.uint8)
+    for mask in (large, small, np.zeros((300, 300), np.uint8)):
+        for algorithm in (cv2.CCL_DEFAULT, cv2.CCL_SAUF):
+            n, labels, stats = labelled(mask, algorithm)
+            rn, rlabels, rstats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, algorithm)
+            assert n == rn and np.array_equal(labels, rlabels)
+            assert stats.dtype == rstats.dtype and np.array_equal(stats[1:], rstats[1:])
+    assert labelled(large)[0] > 50

@@ -34,6 +34,7 @@ ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to f
 # without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
 DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
 SHAPE_SIDE = 20
+SPARSE_SIZE = 50_000  # px: masks this large get their blob stats from the blobs' own pixels
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
@@ -192,7 +193,34 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """Connected blobs after an opening that drops gaps and outlines, which would join blobs into nets."""
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(opened, 8, cv2.CV_32S, cv2.CCL_SAUF)
+    return labelled(opened, cv2.CCL_SAUF)
+
+
+def labelled(mask: np.ndarray, algorithm: int = cv2.CCL_DEFAULT) -> tuple[int, np.ndarray, np.ndarray]:
+    """`cv2.connectedComponentsWithStats` (8-connected): count, labels and (x, y, w, h, area) rows.
+
+    On a large mask the stats are taken from the blobs' own pixels: OpenCV's pass visits every pixel, the
+    background's too, which costs four times the labelling itself where a colour covers a few percent of a
+    board (a small mask keeps OpenCV's). Row 0 (the background) is then left zero.
+    """
+    if mask.size < SPARSE_SIZE:
+        n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, algorithm)
+        return n, labels, stats
+    n, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, algorithm)
+    stats = np.zeros((n, 5), np.int32)
+    points = cv2.findNonZero(mask)
+    if points is None:
+        return n, labels, stats
+    xs, ys = points.reshape(-1, 2).T  # (N, 1, 2) in OpenCV 4, (N, 2) in 5
+    label = labels[ys, xs]
+    low = np.full((2, n), np.iinfo(np.int32).max, np.int32)
+    high = np.full((2, n), -1, np.int32)
+    for axis, values in enumerate((xs, ys)):
+        np.minimum.at(low[axis], label, values)
+        np.maximum.at(high[axis], label, values)
+    stats[1:, :2] = low[:, 1:].T
+    stats[1:, 2:4] = (high - low + 1)[:, 1:].T
+    stats[:, 4] = np.bincount(label, minlength=n)
     return n, labels, stats
 
 
@@ -270,7 +298,7 @@ def _pieces(part: np.ndarray, area: float, least: float = 0.0) -> list[tuple[np.
     for size in (5, 7):
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         core = cv2.erode(part.astype(np.uint8), kernel)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(core)
+        n, labels, stats = labelled(core)
         for i in range(1, n):
             x, y, w, h, pixels = stats[i]
             if pixels > most or (w + size - 1) * (h + size - 1) < least:
