@@ -173,3 +173,16 @@ def test_blob_stats_from_the_blobs_pixels_equal_opencvs() -> None:
             assert n == rn and np.array_equal(labels, rlabels)
             assert stats.dtype == rstats.dtype and np.array_equal(stats[1:], rstats[1:])
     assert labelled(large)[0] > 50
+
+
+def test_field_and_shield_masks_from_opencv_planes_equal_the_numpy_forms() -> None:
+    from vision.tiles.reader import blue_mask, green_lead
+
+    rng = np.random.default_rng(12)
+    board = rng.integers(0, 256, (96, 144, 3), dtype=np.uint8)
+    for bgr in (board, board[3:90:2, 5:140:3]):  # a strided view too
+        b, g, r = (bgr[..., i].astype(np.float32) for i in range(3))
+        assert np.array_equal(green_lead(bgr), (g - np.maximum(r, b)) / (g + 1.0))
+        b16, g16, r16 = (bgr[..., i].astype(np.int16) for i in range(3))
+        top = np.maximum(r16, g16)
+        assert np.array_equal(blue_mask(bgr), (b16 - top > 12) & (b16 * 100 > 118 * top))

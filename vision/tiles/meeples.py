@@ -308,8 +308,8 @@ def _pieces(part: np.ndarray, area: float, least: float = 0.0) -> list[tuple[np.
             x1, y1 = min(part.shape[1], x + w + size), min(part.shape[0], y + h + size)
             grown = cv2.dilate((labels[y0:y1, x0:x1] == i).astype(np.uint8), kernel) > 0
             piece = grown & part[y0:y1, x0:x1]
-            ys, xs = np.nonzero(piece)
-            out.append((piece[ys.min():ys.max() + 1, xs.min():xs.max() + 1], (int(xs.min()) + x0, int(ys.min()) + y0)))
+            px, py, pw, ph = cv2.boundingRect(piece.view(np.uint8))  # the piece's own box (it holds its core)
+            out.append((piece[py:py + ph, px:px + pw], (px + x0, py + y0)))
         if out:
             break
     return out

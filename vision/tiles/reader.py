@@ -51,8 +51,9 @@ class TileFeatures:
 
 def green_lead(bgr: np.ndarray) -> np.ndarray:
     """How far green leads red and blue, as a share of green (fields about 0.2 to 0.45, roads about 0)."""
-    b, g, r = (bgr[..., i].astype(np.float32) for i in range(3))
-    return (g - np.maximum(r, b)) / (g + 1.0)
+    b, g, r = cv2.split(bgr)  # contiguous planes: the same figures, about twice as fast over a whole board
+    green = g.astype(np.float32)
+    return (green - cv2.max(r, b).astype(np.float32)) / (green + 1.0)
 
 
 def field_threshold(lead: np.ndarray) -> float:
@@ -76,9 +77,9 @@ def field_mask(bgr: np.ndarray, threshold: float = FIELD_LEAD) -> np.ndarray:
 
 
 def blue_mask(bgr: np.ndarray) -> np.ndarray:
-    b, g, r = (bgr[..., i].astype(np.int16) for i in range(3))
-    top = np.maximum(r, g)
-    return (b - top > 12) & (b * 100 > 118 * top)  # dark editions paint navy shields
+    b, g, r = cv2.split(bgr)
+    blue, top = b.astype(np.int16), cv2.max(r, g).astype(np.int16)
+    return (blue - top > 12) & (blue * 100 > 118 * top)  # dark editions paint navy shields
 
 
 def _share(mask: np.ndarray, valid: np.ndarray, box: tuple[float, float, float, float]) -> float:
