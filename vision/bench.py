@@ -53,6 +53,7 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     from vision.cards import _backs, _card_outlines, _read_faces, _read_loose_indices, predict
     from vision.cards.contours import propose
     from vision.cards.detect import BACK, CARD, INDEX, detect
+    from vision.cards.identity import read_cards, read_faces
     from vision.cards.update import update
     from vision.homography import table_homography
     from vision.layout import superheld_map as map_graph
@@ -62,8 +63,10 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     ms: dict[str, float] = {}
     ms["detect"], boxes = _time(lambda: detect(image), runs)
     ms["classical_outlines"], blobs = _time(lambda: propose(image), runs)
-    ms["outlines"], (outlines, scores, backing) = _time(lambda: _card_outlines(image, boxes.of(CARD), blobs), runs)
-    ms["read_indices"], (faces, _) = _time(lambda: _read_faces(image, outlines, scores, backing), runs)
+    ms["outlines"], (outlines, _, _) = _time(lambda: _card_outlines(image, boxes.of(CARD), blobs), runs)
+    ms["read_cards"], _ = _time(lambda: read_cards(image, outlines), runs)
+    ms["of_which_faces"], _ = _time(lambda: read_faces(image, outlines), runs)
+    ms["read_and_second_look"], (faces, _) = _time(lambda: _read_faces(image, boxes.of(CARD), blobs), runs)
     ms["fanned_indices"], _ = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces), runs)
     ms["backs"], _ = _time(lambda: _backs(image, boxes.of(BACK)), runs)
     ms["total_predict"], dets = _time(lambda: predict(image), runs)
