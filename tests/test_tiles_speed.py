@@ -186,3 +186,16 @@ def test_field_and_shield_masks_from_opencv_planes_equal_the_numpy_forms() -> No
         b16, g16, r16 = (bgr[..., i].astype(np.int16) for i in range(3))
         top = np.maximum(r16, g16)
         assert np.array_equal(blue_mask(bgr), (b16 - top > 12) & (b16 * 100 > 118 * top))
+
+
+def test_mask_pixels_come_as_numpy_lists_them() -> None:
+    from vision.tiles.grid import pixels
+
+    rng = np.random.default_rng(13)
+    mask = rng.random((45, 80)) < 0.4
+    ys, xs = np.nonzero(mask)
+    for m in (mask, mask.astype(np.uint8)):
+        px, py = pixels(m)
+        assert np.array_equal(px, xs) and np.array_equal(py, ys)
+    px, py = pixels(np.zeros((5, 5), bool))
+    assert len(px) == len(py) == 0

@@ -468,7 +468,7 @@ def _direction_at_centre(proj: np.ndarray, v: np.ndarray, angle: float, axis: in
 
 def _fit_canvas(rect: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
     """Scale and shift the rectified plane so the board fills a canvas as fine as the picture."""
-    ys, xs = np.nonzero(mask)
+    xs, ys = pixels(mask)
     step = max(1, len(xs) // 20000)
     xs, ys = xs[::step], ys[::step]
     pts = cv2.perspectiveTransform(np.c_[xs, ys][None].astype(np.float64), rect)[0]
@@ -488,6 +488,15 @@ def _fit_canvas(rect: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, tuple[i
     shift = np.array([[s, 0, -s * lo[0] + pad], [0, s, -s * lo[1] + pad], [0, 0, 1]])
     size = (int(s * (hi[0] - lo[0]) + 2 * pad), int(s * (hi[1] - lo[1]) + 2 * pad))
     return shift @ rect, size
+
+
+def pixels(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of a mask's pixels in raster order, as `np.nonzero` gives them (y, x), at half its cost."""
+    points = cv2.findNonZero(mask.view(np.uint8) if mask.dtype == bool else mask)
+    if points is None:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    xs, ys = points.reshape(-1, 2).T  # (N, 1, 2) in OpenCV 4, (N, 2) in 5
+    return xs, ys
 
 
 def _outline_peaks(fg: np.ndarray, axis: int, ignore: np.ndarray | None = None) -> np.ndarray:
@@ -747,7 +756,7 @@ def _on_grid(p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
 
 def _occupied(mask: np.ndarray, to_board: np.ndarray, share: float = 0.3) -> list[Cell]:
     """Cells whose middle is at least `share` board, not table (pale art can look like the table)."""
-    ys, xs = np.nonzero(mask)
+    xs, ys = pixels(mask)
     if len(xs) == 0:
         return []
     uv = cv2.perspectiveTransform(np.c_[xs, ys][None].astype(np.float64), to_board)[0]

@@ -18,6 +18,7 @@ from vision.tiles import verifier
 from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
 from vision.tiles.geometry import CITY_LABEL, FIELD_LABEL, MONASTERY_LABEL, ROAD_LABEL, rotated_feature_map
 from vision.tiles.geometry import feature_edge as _feature_edge
+from vision.tiles.grid import pixels
 
 MIN_AREA = 0.018  # tile units squared; a shield is about 0.01, a meeple 0.02 to 0.06
 MAX_AREA = 0.2
@@ -208,10 +209,9 @@ def labelled(mask: np.ndarray, algorithm: int = cv2.CCL_DEFAULT) -> tuple[int, n
         return n, labels, stats
     n, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, algorithm)
     stats = np.zeros((n, 5), np.int32)
-    points = cv2.findNonZero(mask)
-    if points is None:
+    xs, ys = pixels(mask)
+    if len(xs) == 0:
         return n, labels, stats
-    xs, ys = points.reshape(-1, 2).T  # (N, 1, 2) in OpenCV 4, (N, 2) in 5
     label = labels[ys, xs]
     low = np.full((2, n), np.iinfo(np.int32).max, np.int32)
     high = np.full((2, n), -1, np.int32)
