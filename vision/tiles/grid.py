@@ -126,13 +126,14 @@ def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> np.nd
     if len(segments) < 12:
         return None
     t = np.linspace(0.15, 0.85, 8)
-    pts = []
-    for axis, line, along in segments:
-        pts.append(np.stack([np.full(8, line), along + t] if axis == 0 else [along + t, np.full(8, line)], axis=1))
-    image = cv2.perspectiveTransform(np.concatenate(pts)[None].astype(np.float64), inv)[0].astype(np.float32)
+    seg = np.array(segments)
+    # 8 points along each segment: (line, along + t) across x, (along + t, line) across y
+    line, run = np.repeat(seg[:, 1:2], 8, axis=1).astype(np.float64), seg[:, 2:3] + t
+    across_x = seg[:, :1] == 0
+    pts = np.stack([np.where(across_x, line, run), np.where(across_x, run, line)], axis=2).reshape(-1, 2)
+    image = cv2.perspectiveTransform(pts[None], inv)[0].astype(np.float32)
     samples = cv2.remap(edges, image[:, 0].copy(), image[:, 1].copy(), cv2.INTER_LINEAR, borderValue=0)
     strength = samples.reshape(len(segments), 8).mean(axis=1)
-    seg = np.array(segments)
     best: tuple[float, np.ndarray] | None = None
     for k in (2, 3):
         for a in range(k):
