@@ -50,7 +50,15 @@ def _time(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
 
 def run_benchmark(runs: int = 10) -> dict[str, Any]:
     """Median milliseconds per stage and in total, plus the incremental update, on the standard scene."""
-    from vision.cards import _backs, _card_outlines, _read_faces, _read_loose_indices, predict
+    from vision.cards import (
+        BOX_SCORE,
+        FAN_INDEX_SCORE,
+        _backs,
+        _card_outlines,
+        _read_faces,
+        _read_loose_indices,
+        predict,
+    )
     from vision.cards.contours import propose
     from vision.cards.detect import BACK, CARD, INDEX, detect
     from vision.cards.identity import read_cards, read_faces
@@ -61,14 +69,14 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     image, truths = standard_scene()
     predict(image)  # warm-up: sessions load once
     ms: dict[str, float] = {}
-    ms["detect"], boxes = _time(lambda: detect(image), runs)
+    ms["detect"], boxes = _time(lambda: detect(image, conf=FAN_INDEX_SCORE), runs)
     ms["classical_outlines"], blobs = _time(lambda: propose(image), runs)
-    ms["outlines"], (outlines, _, _) = _time(lambda: _card_outlines(image, boxes.of(CARD), blobs), runs)
+    ms["outlines"], (outlines, _, _) = _time(lambda: _card_outlines(image, boxes.of(CARD, BOX_SCORE), blobs), runs)
     ms["read_cards"], _ = _time(lambda: read_cards(image, outlines), runs)
     ms["of_which_faces"], _ = _time(lambda: read_faces(image, outlines), runs)
-    ms["read_and_second_look"], (faces, _) = _time(lambda: _read_faces(image, boxes.of(CARD), blobs), runs)
-    ms["fanned_indices"], _ = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces), runs)
-    ms["backs"], _ = _time(lambda: _backs(image, boxes.of(BACK)), runs)
+    ms["read_and_second_look"], (faces, _) = _time(lambda: _read_faces(image, boxes.of(CARD, BOX_SCORE), blobs), runs)
+    ms["fanned_indices"], _ = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces, BOX_SCORE), runs)
+    ms["backs"], _ = _time(lambda: _backs(image, boxes.of(BACK, BOX_SCORE)), runs)
     ms["total_predict"], dets = _time(lambda: predict(image), runs)
     ms["homography"], hom = _time(lambda: table_homography(dets), runs)
     ms["layout"], _ = _time(lambda: map_graph(dets, hom), runs)

@@ -17,7 +17,9 @@ from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
 from vision.cards.geometry import (
     CARD_H_MM,
+    CARD_MM,
     CARD_W_MM,
+    INDEX_BOX_MM,
     card_to_image,
     index_crop,
     outline_from_index,
@@ -26,30 +28,34 @@ from vision.cards.geometry import (
     portrait_corners,
     rotate_corners,
 )
-from vision.cards.identity import classify, read_cards
-from vision.cards.labels import CROP_CLASSES, NONE_CLASS, UNREAD
+from vision.cards.identity import classify, fuse, read_cards, read_faces
+from vision.cards.labels import NONE_CLASS, UNREAD
 from vision.cards.outline import refine
 from vision.detections import CardDetections
 
 MIN_CONFIDENCE = 0.5
+BOX_SCORE = 0.3  # the detector score a card, back or index box needs (but see FAN_INDEX_SCORE)
 PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 MIN_READ = 0.4  # a reading less sure than this is no reading (40 synthetic scenes, seed 777: 7 of 71 wrong codes,
 # 5 of 11 false cards and 2 of 482 right codes lie below it)
+FAN_INDEX_SCORE = 0.1  # an index box next to a read card (a fan's) needs only this score
+FAN_SIDEWAYS_MM = 3.0  # how far a fanned card may lie sideways of the card on it
+FAN_COLUMN_MM = 7.0  # how far sideways of a card's index column a fanned card's index may lie
 OWN_CORNER_MM = (18.0, 28.0)  # how far from a card's corner an index box is still that card's own index
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 
 
-def predict(image: np.ndarray, conf: float = 0.3, size: int | None = None,
+def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
             min_card_area: float = 0.0) -> CardDetections:
     """Codes ("QS", "back", or UNREAD "?" for a card found whose index cannot be read: partly covered, blurred),
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
     `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`)."""
-    boxes = detect(image, conf=conf, size=size)
-    read, unread = _read_faces(image, boxes.of(CARD), propose(image, min_card_area))
+    boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
+    read, unread = _read_faces(image, boxes.of(CARD, conf), propose(image, min_card_area))
     faces = _unique(read)
-    fanned = _read_loose_indices(image, boxes.of(INDEX), faces)
-    backs = _backs(image, _not_faces(boxes.of(BACK), faces))
+    fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf)
+    backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces))
     seen = CardDetections.merge([faces, fanned, backs])
     return CardDetections.merge([seen, _unique(_apart(unread, seen))])
 
@@ -152,16 +158,24 @@ def _apart(cards: CardDetections, seen: CardDetections) -> CardDetections:
     return cards[~_lies_on(cards.corners, seen.corners)] if len(cards) else cards
 
 
-def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections) -> CardDetections:
+def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections, conf: float) -> CardDetections:
     """Index corners that belong to no detected outline: a card whose body is covered (fans, stacks). An index
     inside a read card but away from that card's own printed corners belongs to another card (the lower cards
-    of a fan, seen through an outline that took in the whole fan)."""
+    of a fan, seen through an outline that took in the whole fan). Index boxes need the score `conf`, or only
+    FAN_INDEX_SCORE in line with a read card and on none: a fan's half-hidden indices are the detector's least
+    sure boxes, and the card beside them gives their outline."""
     candidates = []
-    covered = _on_own_corner(indices.quads.mean(axis=1), faces.corners)
-    for q in indices.quads[~covered]:
-        upright = portrait_corners(q)
-        candidates.append(outline_from_index(upright))
-        candidates.append(outline_from_index(rotate_corners(upright, 2)))
+    centres = indices.quads.mean(axis=1)
+    covered = _on_own_corner(centres, faces.corners)
+    outside = ~points_in_quads(centres, faces.corners).any(axis=1)
+    for q, centre, score, free in zip(indices.quads[~covered], centres[~covered], indices.scores[~covered],
+                                      outside[~covered], strict=True):
+        near = _fanned_from(centre, faces.corners) if free else None
+        if near is not None:  # a card of the same fan: its shape, moved so that its index lies on this one
+            candidates += [_moved_to(near, centre), _moved_to(rotate_corners(near, 2), centre)]
+        elif score >= conf:
+            upright = portrait_corners(q)
+            candidates += [outline_from_index(upright), outline_from_index(rotate_corners(upright, 2))]
     if not candidates:
         return CardDetections()
     outlines = np.array(candidates, np.float32)
@@ -180,6 +194,33 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
                           np.ones(n, bool))
 
 
+def _fanned_from(point: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
+    """The read card whose fan an index at `point` may belong to: one that the index lies lengthwise beyond, in
+    line with one of its printed index columns (a fan shifts its cards lengthwise). A fanned card is laid like
+    the card on it, so its outline is that card's moved, truer than one rebuilt from a partly hidden index."""
+    if not len(cards):
+        return None
+    heights = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
+    for k in np.nonzero(np.linalg.norm(cards.mean(axis=1) - point, axis=1) < 1.5 * heights)[0]:
+        x, y = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2),
+                                        np.linalg.inv(card_to_image(cards[k])))[0, 0]
+        column = INDEX_BOX_MM[:, 0].mean()
+        if (abs(x - column) < FAN_COLUMN_MM and -CARD_H_MM < y < 0) or (
+                abs(x - (CARD_W_MM - column)) < FAN_COLUMN_MM and CARD_H_MM < y < 2 * CARD_H_MM):
+            return cards[k]
+    return None
+
+
+def _moved_to(corners: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """The outline moved along its own length so that its printed top-left index lies level with `point` (a fan
+    shifts its cards lengthwise; sideways by a few mm at most, less than an index box's centre is off)."""
+    h = card_to_image(corners)
+    at = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2), np.linalg.inv(h))[0, 0]
+    shift = at - INDEX_BOX_MM.mean(axis=0)
+    shift[0] = np.clip(shift[0], -FAN_SIDEWAYS_MM, FAN_SIDEWAYS_MM)
+    return cv2.perspectiveTransform((CARD_MM + shift)[None].astype(np.float32), h)[0]
+
+
 def _on_own_corner(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """(M,): each point lies on one of the cards, in one of that card's two printed index corners."""
     inside = points_in_quads(points, cards)
@@ -192,11 +233,16 @@ def _on_own_corner(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
 
 
 def read_cards_first(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Read only the printed top-left index of each outline (the other corner is a guess, often covered)."""
-    p = classify(np.stack([index_crop(image, o) for o in outlines]))
-    best = p.argmax(axis=1)
-    codes = [CROP_CLASSES[b] if b != NONE_CLASS else "none" for b in best]
-    return codes, p[np.arange(len(p)), best].astype(np.float32), outlines
+    """Read only the printed top-left index of each outline (the other corner is a guess, often covered), with
+    its face: a fan's top card rebuilt from one index shows its whole face, a lower card's face says nothing."""
+    index = classify(np.stack([index_crop(image, o) for o in outlines]))
+    face = np.zeros_like(index)
+    face[:, NONE_CLASS] = 1.0
+    shows = index[:, NONE_CLASS] < 0.5  # only an index that shows is worth its face (the cost of most candidates)
+    if shows.any():
+        face[shows] = read_faces(image, outlines[shows])
+    codes, conf = fuse(index, face)
+    return codes, conf, outlines
 
 
 def _backs(image: np.ndarray, backs: Boxes) -> CardDetections:

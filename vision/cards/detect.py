@@ -28,8 +28,9 @@ class Boxes:
     classes: np.ndarray
     scores: np.ndarray
 
-    def of(self, cls: int) -> Boxes:
-        keep = self.classes == cls
+    def of(self, cls: int, least: float = 0.0) -> Boxes:
+        """The boxes of one class scoring at least `least`."""
+        keep = (self.classes == cls) & (self.scores >= least)
         return Boxes(self.quads[keep], self.classes[keep], self.scores[keep])
 
 
