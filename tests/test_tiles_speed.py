@@ -197,5 +197,9 @@ def test_mask_pixels_come_as_numpy_lists_them() -> None:
     for m in (mask, mask.astype(np.uint8)):
         px, py = pixels(m)
         assert np.array_equal(px, xs) and np.array_equal(py, ys)
+    strided = mask[::2, 1::3]
+    sy, sx = np.nonzero(strided)
+    px, py = pixels(strided)
+    assert np.array_equal(px, sx) and np.array_equal(py, sy)
     px, py = pixels(np.zeros((5, 5), bool))
     assert len(px) == len(py) == 0

@@ -493,7 +493,7 @@ def _fit_canvas(rect: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, tuple[i
 
 def pixels(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """x and y of a mask's pixels in raster order, as `np.nonzero` gives them (y, x), at half its cost."""
-    points = cv2.findNonZero(mask.view(np.uint8) if mask.dtype == bool else mask)
+    points = cv2.findNonZero(np.ascontiguousarray(mask.view(np.uint8) if mask.dtype == bool else mask))
     if points is None:
         return np.zeros(0, np.int32), np.zeros(0, np.int32)
     xs, ys = points.reshape(-1, 2).T  # (N, 1, 2) in OpenCV 4, (N, 2) in 5
