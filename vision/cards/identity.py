@@ -18,6 +18,7 @@ from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 
 CLASSIFIER = MODELS / "cards-index.onnx"
 FACE_READER = MODELS / "cards-face.onnx"
+SURE_INDEX = 0.9  # an index read this surely at the first corner is not read again at the other
 FACE_WEIGHT = 1.0  # exponent of the face reader's probabilities in the product with the index's
 ZOOMS = (1.0,)  # crop scales tried per corner; (1.0, 1.6) also tries big real-deck indices (2x the cost)
 
@@ -43,14 +44,20 @@ def classify(crops: np.ndarray, model: Path = CLASSIFIER) -> np.ndarray:
 
 def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Codes ("none" when neither index nor face is readable), confidences, and outlines turned to start at the
-    printed top-left (the corner whose index read best). Each corner is read at every zoom in ZOOMS."""
+    printed top-left (the corner whose index read best). Each corner is read at every zoom in ZOOMS; the second
+    corner only where the first did not read surely."""
     n = len(outlines)
     if n == 0:
         return [], np.zeros(0, np.float32), np.zeros((0, 4, 2), np.float32)
     turned = np.stack([rotate_corners(o, 2) for o in outlines])
-    views = [(quads, z) for quads in (outlines, turned) for z in ZOOMS]
-    crops = np.stack([index_crop(image, o, z) for quads, z in views for o in quads])
-    p = classify(crops).reshape(len(views), n, -1)  # view, card, class
+    first = _read_corner(image, outlines)  # zoom, card, class
+    p = np.zeros((2 * len(ZOOMS), *first.shape[1:]), np.float32)
+    p[:, :, NONE_CLASS] = 1.0  # a corner not read counts as showing no index
+    p[:len(ZOOMS)] = first
+    first[:, :, NONE_CLASS] = 0.0
+    unsure = first.max(axis=(0, 2)) < SURE_INDEX  # a standard deck prints the same index at both corners
+    if unsure.any():
+        p[len(ZOOMS):, unsure] = _read_corner(image, turned[unsure])
     cards = p.copy()
     cards[:, :, NONE_CLASS] = 0.0
     best_view = cards.max(axis=2).argmax(axis=0)  # per card
@@ -61,6 +68,12 @@ def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.n
     use_turned = best_view >= len(ZOOMS)
     corners = np.where(use_turned[:, None, None], turned, outlines).astype(np.float32)
     return codes, conf.astype(np.float32), corners
+
+
+def _read_corner(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """Class probabilities (zoom, card, class) of the printed top-left index of each outline, at each zoom."""
+    crops = np.stack([index_crop(image, o, z) for z in ZOOMS for o in outlines])
+    return classify(crops).reshape(len(ZOOMS), len(outlines), -1)
 
 
 def fuse(index: np.ndarray, face: np.ndarray) -> tuple[list[str], np.ndarray]:
