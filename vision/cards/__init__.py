@@ -164,30 +164,34 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     of a fan, seen through an outline that took in the whole fan). Index boxes need the score `conf`, or only
     FAN_INDEX_SCORE in line with a read card and on none: a fan's half-hidden indices are the detector's least
     sure boxes, and the card beside them gives their outline."""
-    candidates = []
+    candidates: list[np.ndarray] = []
+    group: list[int] = []  # which index box each candidate outline is for
     centres = indices.quads.mean(axis=1)
     covered = _on_own_corner(centres, faces.corners)
     outside = ~points_in_quads(centres, faces.corners).any(axis=1)
-    for q, centre, score, free in zip(indices.quads[~covered], centres[~covered], indices.scores[~covered],
-                                      outside[~covered], strict=True):
-        near = _fanned_from(centre, faces.corners) if free else None
+    for k in np.nonzero(~covered)[0]:
+        ways = []
+        if indices.scores[k] >= conf:
+            upright = portrait_corners(indices.quads[k])
+            ways += [outline_from_index(upright), outline_from_index(rotate_corners(upright, 2))]
+        near = _fanned_from(centres[k], faces.corners) if outside[k] else None
         if near is not None:  # a card of the same fan: its shape, moved so that its index lies on this one
-            candidates += [_moved_to(near, centre), _moved_to(rotate_corners(near, 2), centre)]
-        elif score >= conf:
-            upright = portrait_corners(q)
-            candidates += [outline_from_index(upright), outline_from_index(rotate_corners(upright, 2))]
+            ways += [_moved_to(near, centres[k]), _moved_to(rotate_corners(near, 2), centres[k])]
+        candidates += ways
+        group += [int(k)] * len(ways)
     if not candidates:
         return CardDetections()
     outlines = np.array(candidates, np.float32)
-    codes, conf, _ = read_cards_first(image, outlines)
+    codes, sure, _ = read_cards_first(image, outlines)
+    best: dict[int, int] = {}  # index box -> its most sure reading
+    for j, k in enumerate(group):
+        if codes[j] not in ("none", "JOKER") and (k not in best or sure[best[k]] < sure[j]):
+            best[k] = j
     picked: dict[str, tuple[float, np.ndarray]] = {}
-    for k in range(0, len(outlines), 2):
-        pair = [(conf[k + j], codes[k + j], outlines[k + j]) for j in (0, 1) if codes[k + j] not in ("none", "JOKER")]
-        if not pair:
-            continue
-        c, code, outline = max(pair, key=lambda t: t[0])
+    for j in best.values():
+        c, code = float(sure[j]), codes[j]
         if c >= MIN_CONFIDENCE and (code not in picked or picked[code][0] < c) and code not in faces.codes:
-            picked[code] = (float(c), outline)
+            picked[code] = (c, outlines[j])
     n = len(picked)
     return CardDetections(list(picked), np.array([v[1] for v in picked.values()], np.float32).reshape(-1, 4, 2),
                           np.array([v[0] for v in picked.values()], np.float32), np.full(n, -1, np.int16),

@@ -23,6 +23,7 @@ import glob
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.cards.geometry import CROP_H, CROP_W, FACE_H, FACE_W
@@ -82,10 +83,18 @@ def load_onnx(path: Path):  # noqa: ANN201
     return model
 
 
-def augment(x: np.ndarray, rng: np.random.Generator, turn: bool = False) -> np.ndarray:
+def augment(x: np.ndarray, rng: np.random.Generator, turn: bool = False, skew: float = 0.0) -> np.ndarray:
     """Photometric jitter and small shifts on a uint8 batch (N, H, W, 3) -> float (N, 3, H, W) in 0..1; with
-    `turn`, half the crops turned by 180 degrees (a face reads the same either way up, an index does not)."""
+    `turn`, half the crops turned by 180 degrees (a face reads the same either way up, an index does not); with
+    `skew`, half of them warped as an outline off by up to `skew` degrees and 6% of its size would cut them."""
     n = len(x)
+    if skew:
+        x = x.copy()
+        h, w = x.shape[1:3]
+        for i in np.nonzero(rng.random(n) < 0.5)[0]:
+            m = cv2.getRotationMatrix2D((w / 2 + rng.normal(0, 1), h / 2 + rng.normal(0, 1)),
+                                        float(rng.uniform(-skew, skew)), float(rng.uniform(0.94, 1.06)))
+            x[i] = cv2.warpAffine(x[i], m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     f = x.astype(np.float32) / 255.0
     if turn:
         half = rng.random(n) < 0.5
@@ -119,7 +128,7 @@ def one_hot(y: np.ndarray) -> np.ndarray:
 
 
 def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None = None, real: Path | None = None,
-          real_share: float = 0.25, kind: str = "index") -> None:
+          real_share: float = 0.25, kind: str = "index", skew: float = 0.0) -> None:
     import torch
 
     torch.set_num_threads(threads)
@@ -152,7 +161,8 @@ def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None 
             if n_real:
                 ridx = rng.integers(0, len(xr), n_real)
                 xb, mb = np.concatenate([xb, xr[ridx]]), np.concatenate([mb, mr[ridx]])
-            loss = set_loss(model(torch.from_numpy(augment(xb, rng, turn=kind == "face"))), torch.from_numpy(mb))
+            batch = torch.from_numpy(augment(xb, rng, turn=kind == "face", skew=skew))
+            loss = set_loss(model(batch), torch.from_numpy(mb))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -194,8 +204,10 @@ def main() -> None:
     p.add_argument("--init", type=Path, default=None, help="start from this exported ONNX classifier")
     p.add_argument("--real", type=Path, default=None, help="annotated real photos: mix crops of their tune half")
     p.add_argument("--kind", choices=sorted(KINDS), default="index", help="index corners or whole faces")
+    p.add_argument("--skew", type=float, default=0.0, help="warp half of each batch as an outline this many "
+                   "degrees off would (0: none)")
     a = p.parse_args()
-    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real, kind=a.kind)
+    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real, kind=a.kind, skew=a.skew)
 
 
 if __name__ == "__main__":
