@@ -41,14 +41,3 @@ def test_points_in_quads_equals_point_polygon_test() -> None:
     assert (got == want).all()
     assert want.sum() > 20
 
-
-def test_an_index_away_from_a_cards_own_corners_belongs_to_another_card() -> None:
-    """A fan seen through one outline: the top card's own index sits in its corner, the lower cards' indices
-    lie inside it but away from its corners, so they are read as cards of their own."""
-    from vision.cards import _on_own_corner
-
-    card = np.array([[[100, 100], [163, 100], [163, 188], [100, 188]]], np.float32)  # 1 px per mm, upright
-    turned = np.roll(card, 2, axis=1)  # the same card read the other way up
-    points = np.array([[106, 110], [157, 178], [131, 144], [106, 150], [300, 300]], np.float32)
-    for quads in (card, turned):
-        assert _on_own_corner(points, quads).tolist() == [True, True, False, False, False]
