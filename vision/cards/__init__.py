@@ -75,10 +75,11 @@ def _card_outlines(image: np.ndarray, cards: Boxes,
 
 
 def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
-                 codes: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Outlines worth a second reading, with their detector scores: the detector's boxes that a classical
-    blob overruled but that blob read as nothing (a blob of two touching cards), and the detector's own quads
-    of boxes whose tightened outline read as nothing (tightened onto the wrong edge)."""
+                 codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Outlines worth a second reading, with their detector scores and backing (see `_card_outlines`): the
+    detector's boxes that a classical blob overruled but that blob read as nothing (a blob of two touching
+    cards), and the detector's own quads of boxes whose tightened outline read as nothing (tightened onto the
+    wrong edge; backing 0, as the tightened outline already stands for the box as an unread card)."""
     overlaps = pairwise_iou(cards.quads, proposals)
     alone = (overlaps < 0.3).all(axis=1)
     n_alone = int(alone.sum())
@@ -91,7 +92,7 @@ def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
     raw = np.array([portrait_corners(q) for q in cards.quads[tightened_none]], np.float32).reshape(-1, 4, 2)
     outlines = np.concatenate([_outlines(image, first), raw])
     scores = np.concatenate([first.scores, cards.scores[tightened_none]]).astype(np.float32)
-    return outlines, scores
+    return outlines, scores, np.concatenate([first.scores, np.zeros(int(tightened_none.sum()))]).astype(np.float32)
 
 
 def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
@@ -132,13 +133,13 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
     rather than miss it. Outlines that read as nothing get a second look (`_second_look`)."""
     outlines, scores, backing = _card_outlines(image, cards, proposals)
     codes, conf, corners = read_cards(image, outlines)
-    again, again_scores = _second_look(image, cards, proposals, codes)
+    again, again_scores, again_backing = _second_look(image, cards, proposals, codes)
     if len(again):
         more_codes, more_conf, more_corners = read_cards(image, again)
         codes = codes + more_codes
         conf, corners = np.concatenate([conf, more_conf]), np.concatenate([corners, more_corners])
         outlines, scores = np.concatenate([outlines, again]), np.concatenate([scores, again_scores])
-        backing = np.concatenate([backing, again_scores])
+        backing = np.concatenate([backing, again_backing])
     sure = (conf * scores) ** 0.5
     codes = [c if sure[i] >= MIN_READ else "none" for i, c in enumerate(codes)]
     keep = [i for i, c in enumerate(codes) if c not in ("none", "JOKER")]
