@@ -118,17 +118,23 @@ def _nearest_lut(colours: tuple[tuple[str, tuple[float, ...]], ...]) -> tuple[np
 
 
 def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
-                 trace: dict[str, Any] | None = None, lab: np.ndarray | None = None) -> list[Blob]:
-    """Meeples on the rectified board (`patch` px per tile): coloured candidates, then the verifier decides.
+                 trace: dict[str, Any] | None = None, lab: np.ndarray | None = None,
+                 again: tuple[np.ndarray, Calibration] | None = None) -> list[Blob]:
+    """Meeples on the rectified board (`patch` px per tile): coloured candidates, then the verifier decides;
+    surest first.
 
     Without the verifier's model file the outline rules decide (size, proportions, legs apart). `lab`, when
-    the caller has it, is the board in Lab (uint8) and saves a conversion.
+    the caller has it, is the board in Lab (uint8) and saves a conversion. `again`: a second mask and the
+    colours whose candidates are cut there too (a meeple coloured like the table, without the table).
     """
     model = verifier.load()
+    masks = [(near_tiles, calibration, CANDIDATE_DISTANCES)]
+    if again is not None and again[1].colours:
+        masks.append((*again, CANDIDATE_DISTANCES[:1]))  # like the table: only the tightest cut stands apart
     if model is None and trace is None:
-        found = candidates(board_bgr, near_tiles, patch, calibration, (PIXEL_DISTANCE,), lab)
+        found = [b for mask, cal, _ in masks for b in candidates(board_bgr, mask, patch, cal, (PIXEL_DISTANCE,), lab)]
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
-    found = candidates(board_bgr, near_tiles, patch, calibration, lab=lab, rules=model is None)
+    found = [b for mask, cal, cuts in masks for b in candidates(board_bgr, mask, patch, cal, cuts, lab, model is None)]
     if trace is not None:
         trace["board"] = board_bgr
         trace["candidates"] = found

@@ -22,6 +22,8 @@ from vision.tiles.reader import PATCH, blue_mask, box_sum, field_threshold, gree
 
 Cell = tuple[int, int]
 MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
+TABLE_EDGE = 0.06  # tiles: how far into the laid squares the table may show at the board's rim
+RIM_BAND = 0.45  # tiles: how far in from the rim a meeple standing over it reaches
 
 
 def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
@@ -65,20 +67,40 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     blue = blue_mask(board)
     box = [(i, j) for j in range(y0, y0 + ny) for i in range(x0, x0 + nx)]
     lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
-    cells = _confirmed(lab, grid, box, seen, not_field, blue, x0, y0)
+    unlike_table = table_distance(lab, grid.table_lab) > grid.table_cut
+    cells = _confirmed(unlike_table, grid, box, seen, not_field, blue, x0, y0)
+    origins = [((i - x0) * PATCH, (j - y0) * PATCH) for i, j in cells]
     # a meeple near a tile's edge stands over the gap and beyond: its head may lie off the laid tiles
-    near_tiles = near_cells([((i - x0) * PATCH, (j - y0) * PATCH) for i, j in cells], board.shape[:2])
-    blobs = find_meeples(board, near_tiles & seen, PATCH, calibration, trace, lab)
+    reach = near_cells(origins, board.shape[:2]) & seen
+    blobs = find_meeples(board, reach, PATCH, calibration, trace, lab, _off_table(grid, calibration, origins, reach,
+                                                                                  unlike_table))
     hidden = np.zeros(board.shape[:2], np.uint8)
     for blob in blobs:
         blob.paint(hidden)
     hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
-    origins = [((i - x0) * PATCH, (j - y0) * PATCH) for i, j in cells]
     features = dict(zip(cells, read_tiles(not_field, blue, ~hidden, origins), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
+    blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0))
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
     return readings, meeples, cells
+
+
+def _off_table(grid: Grid, calibration: Calibration, origins: list[tuple[int, int]], reach: np.ndarray,
+               unlike_table: np.ndarray) -> tuple[np.ndarray, Calibration]:
+    """Where to look again for meeples coloured like the table, and those colours.
+
+    Such a meeple standing over the board's rim (black on dark cloth) joins the table into one blob too
+    large for a meeple; without the table off the tiles (and where it shows in a rim tile's square, the
+    tile laid a little off it) it stands apart.
+    """
+    like = {name: lab for name, lab in calibration.colours.items()
+            if float(table_distance(np.asarray(lab, np.float32)[None, None], grid.table_lab)[0, 0]) <= grid.table_cut}
+    if not like:
+        return reach, Calibration(like)
+    # px from the nearest px off the tiles: the table's rim, and the band along it where such a meeple stands
+    off = cv2.distanceTransform(near_cells(origins, reach.shape, 0.0).view(np.uint8), cv2.DIST_L2, 3)
+    return reach & (off <= RIM_BAND * PATCH) & ~((off <= round(TABLE_EDGE * PATCH)) & ~unlike_table), Calibration(like)
 
 
 def near_cells(origins: list[tuple[int, int]], shape: tuple[int, int], reach: float = MEEPLE_REACH) -> np.ndarray:
@@ -96,14 +118,13 @@ def near_cells(origins: list[tuple[int, int]], shape: tuple[int, int], reach: fl
     return out[r:r + shape[0], r:r + shape[1]]
 
 
-def _confirmed(lab: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray, not_field: np.ndarray,
+def _confirmed(unlike_table: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray, not_field: np.ndarray,
                blue: np.ndarray, x0: int, y0: int) -> list[Cell]:
     """Cells that hold a tile: some field or shield, or (for the grid's own candidates) mostly unlike the table.
 
     Colour alone confuses a city-covered tile with a wooden table, and a hole in the board with a
     tile; fields and shields settle most cases (a lone C on a table of its colour is still lost).
     """
-    unlike_table = table_distance(lab, grid.table_lab) > grid.table_cut
     a, b = int(0.12 * PATCH), int(0.88 * PATCH)
     ox = np.array([(i - x0) * PATCH for i, _ in box])
     oy = np.array([(j - y0) * PATCH for _, j in box])
@@ -152,6 +173,25 @@ def upright_foot(blob: Blob, to_patch: np.ndarray) -> tuple[float, float]:
     base = np.array([[[img[low, 0].mean(), bottom]]])
     fx, fy = cv2.perspectiveTransform(base, to_patch)[0, 0]
     return (float(fx), float(fy))
+
+
+def _one_per_tile(blobs: list[Blob], feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0: int
+                  ) -> tuple[list[Blob], list[tuple[float, float]]]:
+    """The surest meeple on each tile: a meeple is only ever put on the tile just laid, one a turn.
+
+    `blobs` come surest first (`find_meeples`); a second one on a tile is a piece of the first (its head,
+    a shadow) or paint the verifier let through, and its foot would also mislead the tile's reading.
+    """
+    taken: set[Cell] = set()
+    kept: list[int] = []
+    for k, foot in enumerate(feet):
+        located = _locate(foot, cells, x0, y0)
+        if located is not None and located[0] in taken:
+            continue
+        if located is not None:
+            taken.add(located[0])
+        kept.append(k)
+    return [blobs[k] for k in kept], [feet[k] for k in kept]
 
 
 def _feet_by_cell(feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0: int
