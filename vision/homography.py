@@ -43,8 +43,10 @@ def table_homography(dets: CardDetections, min_cards: int = 1) -> np.ndarray | N
         from scipy.optimize import least_squares
     except ImportError:  # scipy is optional: the reference card alone still gives a homography
         return start
+    # x_scale="jac": the parameters differ in scale by 10^6 (perspective terms against translations); scaled by
+    # the Jacobian the fit converges in 8 evaluations instead of 31, to the same cost (56-card map: 18 -> 6 ms).
     fit = least_squares(_shape_residuals, start.reshape(-1)[:8], args=(quads, ref), loss="soft_l1", f_scale=3.0,
-                        max_nfev=200)
+                        max_nfev=200, x_scale="jac")
     h = np.append(fit.x, 1.0).reshape(3, 3)
     return h if np.isfinite(h).all() else start
 
