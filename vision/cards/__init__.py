@@ -38,6 +38,7 @@ BOX_SCORE = 0.3  # the detector score a card, back or index box needs (but see F
 PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 MIN_READ = 0.4  # a reading less sure than this is no reading (40 synthetic scenes, seed 777: 7 of 71 wrong codes,
 # 5 of 11 false cards and 2 of 482 right codes lie below it)
+ON_CARD_MARGIN = 0.08  # an index box this far (of the card's size) outside a read card still lies on it
 FAN_INDEX_SCORE = 0.1  # an index box next to a read card (a fan's) needs only this score
 FAN_SIDEWAYS_MM = 3.0  # how far a fanned card may lie sideways of the card on it
 FAN_COLUMN_MM = 7.0  # how far sideways of a card's index column a fanned card's index may lie
@@ -153,6 +154,13 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
     return read, unread
 
 
+def _scaled(quads: np.ndarray, factor: float) -> np.ndarray:
+    """Quads (N, 4, 2) scaled by `factor` about their centres."""
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    centres = q.mean(axis=1, keepdims=True)
+    return centres + (q - centres) * factor
+
+
 def _apart(cards: CardDetections, seen: CardDetections) -> CardDetections:
     """The cards that lie on none of the `seen` ones (no overlap of note, centre outside)."""
     return cards[~_lies_on(cards.corners, seen.corners)] if len(cards) else cards
@@ -165,7 +173,8 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     candidates: list[np.ndarray] = []
     group: list[int] = []  # which index box each candidate outline is for
     centres = indices.quads.mean(axis=1)
-    covered = points_in_quads(centres, faces.corners).any(axis=1)
+    # an index on a read card's edge is that card's (touching cards in a map), not a fanned card's
+    covered = points_in_quads(centres, _scaled(faces.corners, 1.0 + ON_CARD_MARGIN)).any(axis=1)
     for k in np.nonzero(~covered)[0]:
         ways = []
         if indices.scores[k] >= conf:
