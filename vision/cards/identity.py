@@ -18,7 +18,7 @@ from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 
 CLASSIFIER = MODELS / "cards-index.onnx"
 FACE_READER = MODELS / "cards-face.onnx"
-SURE_INDEX = 0.9  # an index read this surely at the first corner is not read again at the other
+SURE_READING = 0.9  # a card read this surely from its first corner and face is not read at its other corner
 FACE_WEIGHT = 1.0  # exponent of the face reader's probabilities in the product with the index's
 ZOOMS = (1.0,)  # crop scales tried per corner; (1.0, 1.6) also tries big real-deck indices (2x the cost)
 
@@ -45,29 +45,35 @@ def classify(crops: np.ndarray, model: Path = CLASSIFIER) -> np.ndarray:
 def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Codes ("none" when neither index nor face is readable), confidences, and outlines turned to start at the
     printed top-left (the corner whose index read best). Each corner is read at every zoom in ZOOMS; the second
-    corner only where the first did not read surely."""
+    corner only where the first and the face did not read the card surely."""
     n = len(outlines)
     if n == 0:
         return [], np.zeros(0, np.float32), np.zeros((0, 4, 2), np.float32)
     turned = np.stack([rotate_corners(o, 2) for o in outlines])
-    first = _read_corner(image, outlines)  # zoom, card, class
-    p = np.zeros((2 * len(ZOOMS), *first.shape[1:]), np.float32)
+    face = read_faces(image, outlines)
+    p = np.zeros((2 * len(ZOOMS), n, len(CROP_CLASSES)), np.float32)
     p[:, :, NONE_CLASS] = 1.0  # a corner not read counts as showing no index
-    p[:len(ZOOMS)] = first
-    first[:, :, NONE_CLASS] = 0.0
-    unsure = first.max(axis=(0, 2)) < SURE_INDEX  # a standard deck prints the same index at both corners
+    p[:len(ZOOMS)] = _read_corner(image, outlines)
+    _, sure = fuse(_best_corner(p)[0], face)
+    unsure = sure < SURE_READING  # a standard deck prints the same index at both corners
     if unsure.any():
         p[len(ZOOMS):, unsure] = _read_corner(image, turned[unsure])
-    cards = p.copy()
-    cards[:, :, NONE_CLASS] = 0.0
-    best_view = cards.max(axis=2).argmax(axis=0)  # per card
-    rows = np.arange(n)
-    index = p[best_view, rows]
-    index[:, NONE_CLASS] = p[:, :, NONE_CLASS].min(axis=0)  # no index at either corner
-    codes, conf = fuse(index, read_faces(image, outlines))
+    index, best_view = _best_corner(p)
+    codes, conf = fuse(index, face)
     use_turned = best_view >= len(ZOOMS)
     corners = np.where(use_turned[:, None, None], turned, outlines).astype(np.float32)
     return codes, conf.astype(np.float32), corners
+
+
+def _best_corner(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The index reading (card, class) of each card's best view of (view, card, class), its "none" the least of
+    any view's (no index at either corner), and which view that is."""
+    cards = p.copy()
+    cards[:, :, NONE_CLASS] = 0.0
+    best_view = cards.max(axis=2).argmax(axis=0)
+    index = p[best_view, np.arange(p.shape[1])]
+    index[:, NONE_CLASS] = p[:, :, NONE_CLASS].min(axis=0)
+    return index, best_view
 
 
 def _read_corner(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
