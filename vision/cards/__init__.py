@@ -66,13 +66,18 @@ def _card_outlines(image: np.ndarray, cards: Boxes,
     (0 for none): the classical blobs (a lone card's own edges, tighter than any box) and the detector's boxes
     that no blob covers, tightened on the card's edges. A blob that is no face (a back, two cards side by side)
     reads as "none" and is dropped."""
-    overlaps = pairwise_iou(cards.quads, proposals)
-    alone = (overlaps < 0.3).all(axis=1)
+    overlaps, alone = _overlaps(cards, proposals)
     boxes = Boxes(cards.quads[alone], cards.classes[alone], cards.scores[alone])
     outlines = np.concatenate([_outlines(image, boxes), np.asarray(proposals, np.float32).reshape(-1, 4, 2)])
     scores = np.concatenate([boxes.scores, np.full(len(proposals), PROPOSAL_SCORE)]).astype(np.float32)
     behind = np.where(overlaps >= 0.5, cards.scores[:, None], 0.0).max(axis=0, initial=0.0)
     return outlines, scores, np.concatenate([boxes.scores, behind]).astype(np.float32)
+
+
+def _overlaps(cards: Boxes, proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """IoU of each face-up box with each classical blob, and which boxes no blob covers (IoU 0.3)."""
+    overlaps = pairwise_iou(cards.quads, proposals)
+    return overlaps, (overlaps < 0.3).all(axis=1)
 
 
 def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
@@ -81,8 +86,7 @@ def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
     detector's boxes that a classical blob overruled but that blob read as nothing (a blob of two touching
     cards), and the detector's own quads of boxes whose tightened outline read as nothing (tightened onto the
     wrong edge; backing 0, as the tightened outline already stands for the box as an unread card)."""
-    overlaps = pairwise_iou(cards.quads, proposals)
-    alone = (overlaps < 0.3).all(axis=1)
+    overlaps, alone = _overlaps(cards, proposals)
     n_alone = int(alone.sum())
     read = np.array([c not in ("none", "JOKER") for c in codes], bool)
     blob_read = (overlaps >= 0.3) & read[n_alone:][None, :]
@@ -211,10 +215,10 @@ def _fanned_from(point: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
     if not len(cards):
         return None
     heights = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
+    column = float(INDEX_BOX_MM[:, 0].mean())
     for k in np.nonzero(np.linalg.norm(cards.mean(axis=1) - point, axis=1) < 1.5 * heights)[0]:
         x, y = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2),
                                         np.linalg.inv(card_to_image(cards[k])))[0, 0]
-        column = INDEX_BOX_MM[:, 0].mean()
         if (abs(x - column) < FAN_COLUMN_MM and -CARD_H_MM < y < 0) or (
                 abs(x - (CARD_W_MM - column)) < FAN_COLUMN_MM and CARD_H_MM < y < 2 * CARD_H_MM):
             return cards[k]
