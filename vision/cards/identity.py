@@ -1,8 +1,9 @@
-"""Stage 2: read the printed index, helped by the face. Each card outline gives two upright index crops (its
-two printed corners, 180 degrees apart) and one crop of its whole face; two small CNNs classify them into the
-52 cards, the joker, or "none". The index is what a player reads; the face (pip count, pip colour, picture)
-still shows on a card so small in the frame that its index letters are a few pixels tall, so the two readings
-are multiplied (a product of experts) and each settles what the other leaves open.
+"""Stage 2: read the printed index, helped by the face. Each card outline gives upright index crops of its two
+printed corners (180 degrees apart; the second is read only when the first and the face leave the card unsure)
+and one crop of its whole face; two small CNNs classify them into the 52 cards, the joker, or "none". The index
+is what a player reads; the face (pip count, pip colour, picture) still shows on a card so small in the frame
+that its index letters are a few pixels tall, so the two readings are multiplied (a product of experts) and
+each settles what the other leaves open.
 """
 
 from __future__ import annotations
