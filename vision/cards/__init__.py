@@ -2,7 +2,7 @@
 
 `predict(image)` is the whole pipeline. Stages, one module each: `detect` (rotated boxes of face-up
 cards, face-down cards and index corners), `outline` (tighten a box onto the card's edges),
-`contours` (classical blobs of lone cards), `identity` (read the two printed indices of an outline),
+`contours` (classical blobs of lone cards), `identity` (read the printed index and the face of an outline),
 `backs` (which back design), `geometry` (card frame, crops, outlines rebuilt from an index alone, for
 fanned cards whose body is covered).
 """
