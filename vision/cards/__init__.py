@@ -1,4 +1,4 @@
-"""Every playing card in an image: outlines (YOLO-OBB) -> printed indices (CNN) -> codes, backs, outlines.
+"""Every playing card in an image: outlines (YOLO-OBB) -> printed indices and faces (CNNs) -> codes, backs, outlines.
 
 `predict(image)` is the whole pipeline. Stages, one module each: `detect` (rotated boxes of face-up
 cards, face-down cards and index corners), `outline` (tighten a box onto the card's edges),
