@@ -114,6 +114,22 @@ def test_face_crops_label_what_shows() -> None:
     assert NONE_CLASS in labels  # the dungeon's backs
 
 
+def test_stray_quads_are_card_shaped_and_off_the_cards() -> None:
+    from vision.cards.geometry import pairwise_iou
+    from vision.synth.generate import stray_quads
+
+    rng = np.random.default_rng(4)
+    placements, _ = scoundrel_table(rng)
+    _, truths, _ = compose(placements, rng, (1280, 720), hands=0)
+    quads = stray_quads(truths, (720, 1280), rng, 4)
+    assert len(quads) == 4
+    cards = np.array([t.corners for t in truths], np.float32)
+    for q in quads:
+        short, long = np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])
+        assert long / short == pytest.approx(88 / 63, rel=0.01)
+        assert pairwise_iou(q[None], cards).max() < 0.25
+
+
 def test_portrait_corners_put_a_short_side_first() -> None:
     q = np.array([[0, 0], [0, 88], [63, 88], [63, 0]], np.float32)[::-1]
     p = portrait_corners(q)

@@ -20,7 +20,15 @@ import cv2
 import numpy as np
 import yaml
 
-from vision.cards.geometry import face_crop, index_crop, pairwise_iou, rotate_corners
+from vision.cards.geometry import (
+    CARD_H_MM,
+    CARD_W_MM,
+    face_crop,
+    index_crop,
+    pairwise_iou,
+    portrait_corners,
+    rotate_corners,
+)
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 from vision.synth.layouts import LAYOUTS
 from vision.synth.scene import CardTruth, compose
@@ -136,10 +144,9 @@ def stray_quads(truths: list[CardTruth], shape: tuple[int, int], rng: np.random.
     for _ in range(count * 3):
         w = side * rng.uniform(0.7, 1.3)
         centre = rng.uniform((0, 0), (shape[1], shape[0]))
-        angle = rng.uniform(0, np.pi)
-        u, v = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
-        quad = np.array([centre + (sx * w * u + sy * w * 88 / 63 * v) / 2 for sx, sy in
-                         ((-1, -1), (1, -1), (1, 1), (-1, 1))], np.float32)
+        angle = float(np.degrees(rng.uniform(0, np.pi)))
+        quad = portrait_corners(cv2.boxPoints(((float(centre[0]), float(centre[1])), (w, w * CARD_H_MM / CARD_W_MM),
+                                               angle)))
         if pairwise_iou(quad[None], cards).max() < 0.25:
             out.append(quad)
         if len(out) == count:
