@@ -26,6 +26,9 @@ COARSER_RATIO = 0.5  # edge strength on a finer comb's extra lines against its k
 INNER_RATIO = 0.5  # edge strength midway between a squarish outline's would-be tile borders against them, at most
 MAX_INNER = 5  # tiles across a squarish outline looked for
 COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at least
+# or: inner lines weaker than this against the kept ones, and the outline fits the coarser grid clearly better
+COARSER_LOOSE_RATIO = 0.8
+COARSER_BETTER = 1.2
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 ENTRY_DISTANCE = 15.0  # Lab units: an arm on a wooden table keeps the colour it enters the picture with
@@ -98,9 +101,13 @@ def find_grid(image: np.ndarray) -> Grid | None:
     cells = _occupied(raw_mask, to_board)
     coarser = _coarser(grey, cells, to_board)
     if coarser is not None:
-        coarse, coarse_share = _fit_outline(coarser, outline)
-        # inside, only every 2nd or 3rd line is a border, and the outline still mostly fits: a coarser grid
-        if coarse_share >= COARSER_FIT * share:
+        ratio, coarse = coarser
+        coarse, coarse_share = _fit_outline(coarse, outline)
+        # inside, only every 2nd or 3rd line is a border, and the outline still mostly fits: a coarser grid;
+        # painted art (field edges, roads) gives the finer comb's extra lines some edge, but then the outline
+        # itself fits the coarser grid better (a true grid's outline never does, by far)
+        if (ratio < COARSER_RATIO and coarse_share >= COARSER_FIT * share) or (
+                ratio < COARSER_LOOSE_RATIO and coarse_share >= COARSER_BETTER * share):
             to_board = coarse
             cells = _occupied(raw_mask, to_board)
     if not cells:
@@ -108,8 +115,9 @@ def find_grid(image: np.ndarray) -> Grid | None:
     return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
 
 
-def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> np.ndarray | None:
-    """The grid at 2 or 3 times the pitch when only every 2nd or 3rd line inside the board shows an edge.
+def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> tuple[float, np.ndarray] | None:
+    """The grid at 2 or 3 times the pitch where every 2nd or 3rd line inside the board shows the strongest edge,
+    with the median edge ratio of the others to those (below COARSER_LOOSE_RATIO), or None.
 
     The outline alone can fit a finer comb better (pale roads notch it at mid-tile); inside the board
     a true grid line is a tile border all along, while a finer comb's extra lines run through tiles.
@@ -142,10 +150,10 @@ def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> np.nd
                 if kept.sum() < 4 or (~kept).sum() < 4:
                     continue
                 ratio = float(np.median(strength[~kept]) / max(np.median(strength[kept]), 1e-6))
-                if ratio < COARSER_RATIO and (best is None or ratio < best[0]):
+                if ratio < COARSER_LOOSE_RATIO and (best is None or ratio < best[0]):
                     shift = np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]])
                     best = (ratio, shift @ to_board)
-    return None if best is None else best[1]
+    return best
 
 
 def _inner_borders(grey: np.ndarray, to_unit: np.ndarray) -> tuple[int, int]:
