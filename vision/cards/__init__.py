@@ -26,9 +26,11 @@ from vision.cards.geometry import (
     pairwise_iou,
     points_in_quads,
     portrait_corners,
+    quad_iou,
     rotate_corners,
 )
-from vision.cards.identity import classify, fuse, read_cards, read_faces
+from vision.cards.grid import Grid, cells_beside, map_grid
+from vision.cards.identity import SURE_READING, classify, fuse, read_cards, read_faces
 from vision.cards.labels import NONE_CLASS, UNREAD
 from vision.cards.outline import refine
 from vision.detections import CardDetections
@@ -44,6 +46,9 @@ FAN_SIDEWAYS_MM = 3.0  # how far a fanned card may lie sideways of the card on i
 FAN_COLUMN_MM = 7.0  # how far sideways of a card's index column a fanned card's index may lie
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
+EMPTY_RING = 0  # the cells this far beyond a map's bounds are looked at too (0: only the holes within them)
+EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
+REGRID_OVERLAP = 0.4  # an unread card's outline from the grid must overlap its own this much (the box is near)
 
 
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
@@ -56,8 +61,12 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     faces = _unique(read)
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf)
     backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces))
-    seen = CardDetections.merge([faces, fanned, backs])
-    return CardDetections.merge([seen, _unique(_apart(unread, seen))])
+    unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
+    grid = map_grid(CardDetections.merge([faces, backs]).corners, np.concatenate([faces.confidence, backs.confidence]))
+    if grid is None:
+        return CardDetections.merge([faces, fanned, backs, unread])
+    return _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread,
+                         boxes.of(CARD, FAN_INDEX_SCORE).quads.mean(axis=1))
 
 
 def _card_outlines(image: np.ndarray, cards: Boxes,
@@ -246,6 +255,103 @@ def read_cards_first(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str]
         face[shows] = read_faces(image, outlines[shows])
     codes, conf = fuse(index, face)
     return codes, conf, outlines
+
+
+def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: CardDetections,
+                  unread: CardDetections, hints: np.ndarray) -> CardDetections:
+    """All the cards of a map, read once more through its grid (synthetic seed 777: 45 of 53 wrong codes and
+    nearly all of 54 unread cards in maps read right through their true outline, as a box or blob in a mosaic
+    of touching cards often spans two of them). The faces read unsurely are read again in their cells, the
+    unread cards in the cells the cards around them outline, and the cells holding no card but one of the
+    detector's unsure face-up boxes (`hints`, their centres: a card it missed); the outlines of all three are
+    read in one batch."""
+    seen = CardDetections.merge([faces, others])
+    unsure, unsure_of = _unsure_cells(faces, grid)
+    beside, beside_of = _cells_of_unread(image, grid, unread, seen)
+    taken = CardDetections.merge([seen, unread]).corners.mean(axis=1)
+    holes = [o for o in (grid.outline(c) for c in grid.empty_cells(taken, EMPTY_RING))
+             if _in_image(o, image) and points_in_quads(hints, o[None]).any()]
+    outlines = unsure + beside + holes
+    if not outlines:
+        return CardDetections.merge([seen, unread])
+    codes, conf, corners = read_cards(image, np.array(outlines, np.float32))
+    a, b = len(unsure), len(unsure) + len(beside)
+    faces = _surer(faces, codes[:a], conf[:a], corners[:a], unsure_of)
+    rescued, unread = _rescued(unread, codes[a:b], conf[a:b], corners[a:b], beside_of)
+    found = [j for j in range(b, len(codes)) if codes[j] not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ]
+    n = len(found)
+    in_holes = CardDetections([codes[j] for j in found], corners[found].reshape(-1, 4, 2),
+                              conf[found].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
+    cards = CardDetections.merge([faces, others, rescued, unread])
+    return CardDetections.merge([cards, _apart(in_holes, cards)])  # a face read again may have moved into a hole
+
+
+def _in_image(quad: np.ndarray, image: np.ndarray) -> bool:
+    return bool(((quad >= 0) & (quad < [image.shape[1], image.shape[0]])).all())
+
+
+def _unsure_cells(faces: CardDetections, grid: Grid) -> tuple[list[np.ndarray], list[int]]:
+    """The outlines of the cells under each face read unsurely (under SURE_READING), and whose each is. A cell
+    held by a card read surely, or by a back (the grid's cards are the faces, then the backs), is left out."""
+    sure = grid.members.copy()
+    sure[:len(faces)] &= faces.confidence >= SURE_READING
+    held = {tuple(c) for c in grid.cells[sure]}
+    outlines, owner = [], []
+    for k in np.nonzero(faces.confidence < SURE_READING)[0]:
+        for cell in grid.cells_under(faces.corners[k].mean(axis=0)):
+            if tuple(cell) not in held:
+                outlines.append(grid.outline(cell))
+                owner.append(int(k))
+    return outlines, owner
+
+
+def _surer(faces: CardDetections, codes: list[str], conf: np.ndarray, corners: np.ndarray,
+           owner: list[int]) -> CardDetections:
+    """The faces, each with the surest of its readings; two faces then read in one cell are one card."""
+    if not owner:
+        return faces
+    out = list(faces.codes)
+    confidence, turned = faces.confidence.copy(), faces.corners.copy()
+    for j, k in enumerate(owner):
+        if codes[j] not in ("none", "JOKER") and conf[j] > confidence[k]:
+            out[k], confidence[k], turned[k] = codes[j], conf[j], corners[j]
+    return _unique(CardDetections(out, turned, confidence, faces.backs, faces.index_seen))
+
+
+def _cells_of_unread(image: np.ndarray, grid: Grid, unread: CardDetections,
+                     seen: CardDetections) -> tuple[list[np.ndarray], list[int]]:
+    """Outlines for each unread card, and whose each is: the cells around its centre as the grid and the
+    cards nearest it outline them, each also tightened on the card's edges; only those on the card's own
+    outline (REGRID_OVERLAP) and on no card seen."""
+    outlines, owner = [], []
+    for k, quad in enumerate(unread.corners):
+        for place in cells_beside(quad, seen.corners) + [grid.outline(c) for c in grid.cells_under(quad.mean(axis=0))]:
+            for o in (place, portrait_corners(refine(image, place))):
+                if quad_iou(o, quad) >= REGRID_OVERLAP:
+                    outlines.append(o)
+                    owner.append(k)
+    if not outlines or not len(seen):
+        return outlines, owner
+    free = ~(pairwise_iou(np.array(outlines, np.float32), seen.corners) >= 0.5).any(axis=1)
+    return [o for o, f in zip(outlines, free, strict=True) if f], [k for k, f in zip(owner, free, strict=True) if f]
+
+
+def _rescued(unread: CardDetections, codes: list[str], conf: np.ndarray, corners: np.ndarray,
+             owner: list[int]) -> tuple[CardDetections, CardDetections]:
+    """The unread cards now read (each its surest reading, as sure as MIN_READ with its box's score), and those
+    still unread."""
+    sure = (conf * unread.confidence[owner]) ** 0.5 if owner else conf
+    best: dict[int, int] = {}  # unread card -> its surest reading
+    for j, k in enumerate(owner):
+        if codes[j] not in ("none", "JOKER") and sure[j] >= MIN_READ and (k not in best or sure[best[k]] < sure[j]):
+            best[k] = j
+    picked = [best[k] for k in sorted(best)]
+    n = len(picked)
+    read = CardDetections([codes[j] for j in picked], corners[picked].reshape(-1, 4, 2),
+                          sure[picked].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
+    still = np.ones(len(unread), bool)
+    still[list(best)] = False
+    return _unique(read), unread[still]
 
 
 def _backs(image: np.ndarray, backs: Boxes) -> CardDetections:

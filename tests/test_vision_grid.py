@@ -1,0 +1,140 @@
+"""The grid of a map of touching cards: found from the cards' centres, its cells outlining each card, and the
+cards read through it again where their own outline was wrong or missing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.geometry import CARD_H_MM, CARD_W_MM, quad_iou
+from vision.cards.grid import cells_beside, map_grid
+from vision.synth.layouts import scoundrel_table, superheld_map
+from vision.synth.scene import compose
+
+
+def _map_scene(seed: int = 5, n: int = 20) -> tuple[np.ndarray, list]:
+    rng = np.random.default_rng(seed)
+    placements, _ = superheld_map(rng, n=n, style=0, compact=True)
+    image, truths, _ = compose(placements, rng, hands=0, max_tilt=0.3, fill=(0.8, 0.9))
+    return image, truths
+
+
+def _corners(truths: list) -> np.ndarray:
+    return np.array([t.corners for t in truths], np.float32)
+
+
+def _shifted(corners: np.ndarray, along: float) -> np.ndarray:
+    """The outline moved sideways by `along` of a card's width: a box spanning two touching cards."""
+    return (corners + along * (corners[1] - corners[0])).astype(np.float32)
+
+
+def test_every_card_of_a_map_lies_in_its_grid_cell() -> None:
+    _, truths = _map_scene()
+    corners = _corners(truths)
+    grid = map_grid(corners, np.linspace(0.5, 1.0, len(corners)))
+    assert grid is not None and grid.members.all()
+    assert len({tuple(c) for c in grid.cells}) == len(truths)  # one card per cell
+    for cell, card in zip(grid.cells, corners, strict=True):
+        assert quad_iou(grid.outline(cell), card) > 0.85
+
+
+def test_a_wrong_first_outline_does_not_spoil_the_grid() -> None:
+    """The most confident card's outline is too short (a box cut on a court's picture): another start wins."""
+    _, truths = _map_scene()
+    corners = _corners(truths)
+    confidence = np.full(len(corners), 0.6)
+    confidence[0] = 1.0
+    corners[0, 2:] = corners[0, :2] + 0.7 * (corners[0, 2:] - corners[0, :2])
+    grid = map_grid(corners, confidence)
+    assert grid is not None and grid.members[1:].sum() >= len(corners) - 2
+
+
+def test_cards_scattered_over_a_table_make_no_grid() -> None:
+    rng = np.random.default_rng(3)
+    quads = []
+    for x, y, angle in ((100, 100, 0), (400, 130, 35), (250, 420, 70), (600, 380, 15), (520, 600, 50)):
+        a = np.radians(angle + rng.normal(0, 2))
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        card = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]]) @ rot.T
+        quads.append(card + [x, y])
+    assert map_grid(np.array(quads, np.float32), np.ones(5)) is None
+
+
+def test_a_scoundrel_table_is_no_map() -> None:
+    """Its room row is spaced wider than a map's pitch: few of its cards would lie in cells."""
+    rng = np.random.default_rng(11)
+    placements, _ = scoundrel_table(rng, style=0)
+    _, truths, _ = compose(placements, rng, hands=0, max_tilt=0.2, fill=(0.7, 0.9), max_turn=12)
+    faces = [t for t in truths if t.code != "back" and t.visible > 0.9]
+    grid = map_grid(_corners(faces), np.ones(len(faces))) if len(faces) else None
+    assert grid is None or grid.members.sum() <= len(faces) // 2 + 1
+
+
+def test_an_outline_spanning_two_cards_gets_both_cells() -> None:
+    _, truths = _map_scene()
+    corners = _corners(truths)
+    grid = map_grid(corners, np.ones(len(corners)))
+    assert grid is not None
+    k = int(np.argmin(np.abs(grid.cells - np.median(grid.cells, axis=0)).sum(axis=1)))  # a card inside the map
+    wrong = _shifted(corners[k], 0.45)
+    outlines = [grid.outline(c) for c in grid.cells_under(wrong.mean(axis=0))]
+    assert len(outlines) == 2
+    assert max(quad_iou(o, corners[k]) for o in outlines) > 0.85
+    near = cells_beside(wrong, np.delete(corners, k, axis=0))
+    assert max(quad_iou(o, corners[k]) for o in near) > 0.8
+
+
+def test_a_missing_card_leaves_its_cell_empty() -> None:
+    _, truths = _map_scene()
+    corners = _corners(truths)
+    grid = map_grid(corners, np.ones(len(corners)))
+    assert grid is not None
+    k = int(np.argmin(np.abs(grid.cells - np.median(grid.cells, axis=0)).sum(axis=1)))
+    empty = grid.empty_cells(np.delete(corners, k, axis=0).mean(axis=1), ring=0)
+    assert tuple(grid.cells[k]) in {tuple(c) for c in empty}
+    assert len(grid.empty_cells(corners.mean(axis=1), ring=1)) > 0  # the ring around the map
+
+
+@pytest.mark.parametrize("along", [0.4, -0.45])
+def test_a_card_misread_through_a_wrong_outline_is_read_again_in_its_cell(along: float) -> None:
+    from vision.cards import _read_in_grid
+    from vision.detections import CardDetections
+
+    image, truths = _map_scene(seed=8, n=16)
+    corners = _corners(truths)
+    grid = map_grid(corners, np.ones(len(corners)))
+    assert grid is not None
+    k = [i for i, t in enumerate(truths) if t.code != "back"][5]
+    outlines = corners.copy()
+    outlines[k] = _shifted(corners[k], along)
+    n = len(truths)
+    codes = ["9D" if i == k else t.code for i, t in enumerate(truths)]  # misread, unsure
+    faces = CardDetections(codes, outlines, np.where(np.arange(n) == k, 0.3, 1.0).astype(np.float32),
+                           np.full(n, -1, np.int16), np.ones(n, bool))
+    cards = _read_in_grid(image, grid, faces, CardDetections(), CardDetections(), np.zeros((0, 2)))
+    assert len(cards) == n
+    j = int(np.argmax([quad_iou(c, corners[k]) for c in cards.corners]))
+    assert cards.codes[j] == truths[k].code and quad_iou(cards.corners[j], corners[k]) > 0.85
+    assert cards.confidence[j] > 0.3
+
+
+def test_a_card_in_a_hole_of_the_map_and_an_unread_card_are_read() -> None:
+    from vision.cards import _read_in_grid
+    from vision.detections import CardDetections
+
+    image, truths = _map_scene(seed=8, n=16)
+    corners = _corners(truths)
+    grid = map_grid(corners, np.ones(len(corners)))
+    assert grid is not None
+    hole, lost = [i for i, t in enumerate(truths) if t.code != "back"][4:6]
+    n = len(truths)
+    rest = [i for i in range(n) if i not in (hole, lost)]
+    faces = CardDetections([truths[i].code for i in rest], corners[rest], np.ones(len(rest), np.float32),
+                           np.full(len(rest), -1, np.int16), np.ones(len(rest), bool))
+    unread = CardDetections(["?"], _shifted(corners[lost], 0.4)[None], np.ones(1, np.float32),
+                            np.full(1, -1, np.int16), np.zeros(1, bool))
+    cards = _read_in_grid(image, grid, faces, CardDetections(), unread, corners[[hole]].mean(axis=1))
+    assert len(cards) == n and "?" not in cards.codes
+    for i in (hole, lost):
+        j = int(np.argmax([quad_iou(c, corners[i]) for c in cards.corners]))
+        assert cards.codes[j] == truths[i].code and quad_iou(cards.corners[j], corners[i]) > 0.8

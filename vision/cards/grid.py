@@ -1,0 +1,170 @@
+"""The grid of a map of touching cards: the Superheld map lays its cards in rows and columns, edge to edge.
+
+In such a mosaic the outline of one card is hard to see (its edges touch its neighbours', so a box or a blob
+often spans two cards), but the grid is easy: the centres of the cards seen fix a homography from grid cells
+to the image, and each cell's outline follows from it, truer than any one card's edges. A card read badly
+through its own outline is read again through its cell's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cards.geometry import CARD_H_MM, CARD_MM, CARD_W_MM, card_to_image
+
+GAP_MM = 0.75  # the gap between touching cards in a map (0 to 1.5 mm)
+PITCH_MM = np.array([CARD_W_MM + GAP_MM, CARD_H_MM + GAP_MM], np.float32)
+MIN_CARDS = 4  # a grid needs this many cards, in at least two rows and two columns
+IN_CELL = 0.2  # of the pitch: how far from its cell's centre a card's centre may lie and still be in the grid
+TURN_DEG = 10.0  # how far a card's sides may turn from the grid's and still be in it
+STARTS = 5  # a grid is grown from each of this many of the most confident cards
+WHOLE = 0.9  # until one holds this share of the cards
+LEANS = 0.25  # of the pitch: a point this far off its cell's centre may be a card of the next cell
+HOMOGRAPHY_CARDS = 8  # fewer cards in the grid fit an affine map
+NEIGHBOURS = 8  # the cards nearest an unread one whose frames outline its cell
+CELL_SIZE = 0.1  # how far a grid's cells may differ in size from the cards in them
+MAX_RINGS = 12  # the grid grows from its first card by one ring of cells at a time, at most this far
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Cell (i, j) of the grid is the card rectangle CARD_MM + (i, j) * PITCH_MM mapped by `homography`."""
+
+    homography: np.ndarray  # grid mm -> image px
+    cells: np.ndarray  # (N, 2) int: each card's cell, for the cards that lie in the grid
+    members: np.ndarray  # (N,) bool
+
+    def outline(self, cell: np.ndarray) -> np.ndarray:
+        """Corners (4, 2) of a cell in the image, clockwise from the cell's top-left."""
+        mm = (CARD_MM + np.asarray(cell, np.float32) * PITCH_MM)[None].astype(np.float32)
+        return cv2.perspectiveTransform(mm, self.homography)[0]
+
+    def cells_under(self, point: np.ndarray) -> list[np.ndarray]:
+        """The cells a card centred at `point` of the image may hold, next to a card of the grid: the nearest,
+        and its neighbour on each side the point leans to by more than LEANS (an outline spanning two cards
+        has its centre between them)."""
+        at = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2),
+                                      np.linalg.inv(self.homography))[0, 0]
+        rel = (at - CARD_MM[2] / 2) / PITCH_MM
+        nearest = np.round(rel).astype(int)
+        lean = rel - nearest
+        cells = [nearest] + [nearest + np.eye(2, dtype=int)[axis] * int(np.sign(lean[axis]))
+                             for axis in (0, 1) if abs(lean[axis]) > LEANS]
+        held = self.cells[self.members]
+        return [c for c in cells if (np.abs(held - c).max(axis=1) <= 1).any()]
+
+
+    def empty_cells(self, taken: np.ndarray, ring: int = 1) -> np.ndarray:
+        """(M, 2) cells within `ring` cells of the grid's bounds that hold none of the points `taken` (the
+        centres of the cards found): where a card the detector missed may lie."""
+        held = self.cells[self.members]
+        lo, hi = held.min(axis=0) - ring, held.max(axis=0) + ring
+        ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
+        cells = np.stack([ii.ravel(), jj.ravel()], axis=1)
+        if len(taken):
+            at = cv2.perspectiveTransform(np.asarray(taken, np.float32).reshape(-1, 1, 2),
+                                          np.linalg.inv(self.homography))[:, 0]
+            full = {tuple(c) for c in _nearest_cell(at)}
+            cells = np.array([c for c in cells if tuple(c) not in full], int).reshape(-1, 2)
+        return cells
+
+
+def cells_beside(quad: np.ndarray, cards: np.ndarray) -> list[np.ndarray]:
+    """The outline of the cell around `quad`'s centre in the frame of each of the NEIGHBOURS nearest cards,
+    stepped by whole cards: nearer cards see the cell without the whole map's fit, and one of them usually
+    outlines it best."""
+    centre = np.asarray(quad, np.float32).mean(axis=0)
+    places = []
+    for k in np.argsort(np.linalg.norm(cards.mean(axis=1) - centre, axis=1))[:NEIGHBOURS]:
+        h = card_to_image(cards[k])
+        at = cv2.perspectiveTransform(centre.reshape(1, 1, 2), np.linalg.inv(h))[0, 0]
+        step = _nearest_cell(at[None])[0] * PITCH_MM
+        places.append(cv2.perspectiveTransform((CARD_MM + step)[None].astype(np.float32), h)[0])
+    return places
+
+
+def _nearest_cell(mm: np.ndarray) -> np.ndarray:
+    return np.round((mm - CARD_MM[2] / 2) / PITCH_MM).astype(int)
+
+
+def _off_cell(mm: np.ndarray) -> np.ndarray:
+    """How far each point lies from the centre of its nearest cell, in pitches (the larger of x and y)."""
+    cells = _nearest_cell(mm)
+    return np.abs((mm - CARD_MM[2] / 2) / PITCH_MM - cells).max(axis=1)
+
+
+def _turn_deg(corners: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """How far each card's long side turns from the reference card's, modulo 180 degrees."""
+    def angle(q: np.ndarray) -> np.ndarray:
+        v = q[..., 3, :] - q[..., 0, :]
+        return np.degrees(np.arctan2(v[..., 1], v[..., 0]))
+    d = np.abs(angle(corners) - angle(ref)) % 180.0
+    return np.minimum(d, 180.0 - d)
+
+
+def _fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """Grid mm -> image by least squares (the cards fitted lie near their cells): an affine map from a few
+    cards (a homography from four cards, three in a row, is degenerate), a homography from more."""
+    if len(src) >= HOMOGRAPHY_CARDS:
+        h, _ = cv2.findHomography(src, dst)
+    else:
+        a = np.linalg.lstsq(np.hstack([src, np.ones((len(src), 1), np.float32)]), dst, rcond=None)[0]
+        h = np.vstack([a.T, [0.0, 0.0, 1.0]])
+    if h is None or not np.isfinite(h).all() or np.linalg.cond(h) > 1e12:
+        return None
+    return h
+
+
+def map_grid(corners: np.ndarray, confidence: np.ndarray) -> Grid | None:
+    """The grid the cards lie in, or None when too few of them form one (a Scoundrel table, a lone card). It is
+    grown from each of the STARTS most confident cards in turn (one of them may have a wrong outline) until
+    one holds nearly all the cards; the grid holding the most is kept."""
+    corners = np.asarray(corners, np.float32).reshape(-1, 4, 2)
+    if len(corners) < MIN_CARDS:
+        return None
+    best: Grid | None = None
+    for k in np.argsort(-np.asarray(confidence))[:STARTS]:
+        grid = _grown_from(corners, int(k))
+        if grid is not None and (best is None or grid.members.sum() > best.members.sum()):
+            best = grid
+        if best is not None and best.members.sum() >= WHOLE * len(corners):
+            break
+    return best
+
+
+def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
+    """The grid started at one card's frame and grown ring by ring, fitted again each time from the cards that
+    lie in it (one card's frame, stretched across a map seen in perspective, misplaces the far cells)."""
+    centres = corners.mean(axis=1)
+    homography = card_to_image(corners[first])
+    aligned = _turn_deg(corners, corners[first]) <= TURN_DEG
+    fitted = None
+    for ring in range(1, MAX_RINGS + 1):
+        mm = cv2.perspectiveTransform(centres[:, None], np.linalg.inv(homography))[:, 0]
+        cells = _nearest_cell(mm)
+        near = np.abs(cells).max(axis=1) <= ring
+        members = aligned & near & (_off_cell(mm) <= IN_CELL)
+        if members.sum() >= MIN_CARDS and len(set(cells[members, 0])) > 1 and len(set(cells[members, 1])) > 1:
+            h = _fit((cells[members] * PITCH_MM + CARD_MM[2] / 2).astype(np.float32), centres[members])
+            if h is not None:
+                homography = fitted = h
+        if near.all():
+            break
+    if fitted is None:
+        return None
+    mm = cv2.perspectiveTransform(centres[:, None], np.linalg.inv(fitted))[:, 0]
+    grid = Grid(fitted, _nearest_cell(mm), aligned & (_off_cell(mm) <= IN_CELL))
+    return grid if _cards_fill_cells(grid, corners) else None
+
+
+def _cards_fill_cells(grid: Grid, corners: np.ndarray) -> bool:
+    """Whether the cells are the size of the cards in them: cards laid apart in a row (a Scoundrel room) also
+    fit a grid, one stretched to their spacing."""
+    def sides(q: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(q - np.roll(q, -1, axis=-2), axis=-1)
+    cells = np.array([grid.outline(c) for c in grid.cells[grid.members]])
+    ratio = np.median(sides(cells), axis=0) / np.median(sides(corners[grid.members]), axis=0)
+    return bool((np.abs(ratio - 1.0) <= CELL_SIZE).all())
