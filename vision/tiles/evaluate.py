@@ -105,6 +105,7 @@ def _score(scene: Scene, out: dict[str, Any], tally: Tally, style: str) -> None:
     predicted = [(np.mean(t["corners"], axis=0), t) for t in out["tiles"]]
     used: set[int] = set()
     cell_map: dict[tuple[int, int], tuple[int, int]] = {}
+    under_hand: set[tuple[int, int]] = set()  # predicted cells of tiles the hand mostly covers
     for cell, quad in scene.corners.items():
         if cell in scene.hidden:
             # a tile the hand mostly covers is not scored, but a prediction on it is no phantom either
@@ -112,6 +113,7 @@ def _score(scene: Scene, out: dict[str, Any], tally: Tally, style: str) -> None:
             near = _nearest(predicted, quad, used)
             if near is not None:
                 used.add(near)
+                under_hand.add(tuple(predicted[near][1]["cell"]))
             continue
         tally.tiles += 1
         tally.by_style[style] += 1
@@ -130,7 +132,7 @@ def _score(scene: Scene, out: dict[str, Any], tally: Tally, style: str) -> None:
         else:
             tally.confusions[(f"{truth[0]}{truth[1]}", f"{t['letter']}{t['rotation']}")] += 1
     tally.tiles_extra += len(predicted) - len(used)
-    _score_meeples(scene, out, cell_map, tally)
+    _score_meeples(scene, out, cell_map, tally, under_hand)
 
 
 def _nearest(predicted: list[tuple[np.ndarray, dict[str, Any]]], quad: np.ndarray, used: set[int]) -> int | None:
@@ -144,9 +146,15 @@ def _nearest(predicted: list[tuple[np.ndarray, dict[str, Any]]], quad: np.ndarra
 
 
 def _score_meeples(scene: Scene, out: dict[str, Any], cell_map: dict[tuple[int, int], tuple[int, int]],
-                   tally: Tally) -> None:
+                   tally: Tally, under_hand: set[tuple[int, int]] | None = None) -> None:
+    """Colour and feature of each true meeple; a meeple read on a tile the hand mostly covers is neither
+    scored nor extra, as that tile itself is not (`under_hand`: such tiles' predicted cells)."""
     by_cell: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    unscored = 0
     for m in out["meeples"]:
+        if under_hand and tuple(m["cell"]) in under_hand:
+            unscored += 1
+            continue
         by_cell.setdefault(tuple(m["cell"]), []).append(m)
     matched = 0
     for meeple in scene.meeples:
@@ -167,7 +175,7 @@ def _score_meeples(scene: Scene, out: dict[str, Any], cell_map: dict[tuple[int, 
             tally.meeples_right += 1
         else:
             tally.confusions[(f"meeple {meeple.colour}/{meeple.feature}", f"{m['colour']}/{m['feature']}")] += 1
-    tally.meeples_extra += len(out["meeples"]) - matched
+    tally.meeples_extra += len(out["meeples"]) - unscored - matched
 
 
 def make_board(config: EvalConfig, index: int, rng: np.random.Generator) -> Board:

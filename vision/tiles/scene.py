@@ -106,13 +106,17 @@ def _paint(bgr: tuple[int, int, int], spec: SceneSpec, rng: np.random.Generator)
     return (b, g, r)
 
 
+UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+
+
 def _foot(meeple: Meeple, corners: dict[Cell, np.ndarray]) -> tuple[float, float]:
-    """The meeple's standing point in the image: bilinear inside its tile's quad."""
-    q = corners[meeple.cell]
-    u, v = meeple.point
-    top = q[0] + (q[1] - q[0]) * u
-    bottom = q[3] + (q[2] - q[3]) * u
-    p = top + (bottom - top) * v
+    """The meeple's standing point in the image: its point on the tile through the tile's own homography.
+
+    (Bilinear in the picture's quad put it up to 0.15 tile off that point on a single tile in strong
+    perspective, so the meeple was drawn on the field beside the road its label named.)
+    """
+    to_image = cv2.getPerspectiveTransform(UNIT_SQUARE, corners[meeple.cell].astype(np.float32))
+    p = cv2.perspectiveTransform(np.array([[meeple.point]], np.float64), to_image)[0, 0]
     return (float(p[0]), float(p[1]))
 
 
