@@ -104,3 +104,17 @@ def test_a_card_with_nothing_readable_is_reported_unread_not_dropped() -> None:
     assert not dets.index_seen[0]
     assert np.abs(dets.corners[0].mean(axis=0) - corners.mean(axis=0)).max() < 20
     assert predict(np.full((540, 960, 3), 40, np.uint8)).codes == []  # and an empty table has no card
+
+
+def test_vision_eval_command_measures_a_chosen_seed() -> None:
+    """`companion vision-eval` on two synthetic scenes of a given seed and two real photos, as JSON."""
+    import json
+
+    args = [sys.executable, "-m", "companion", "vision-eval", "--scenes", "2", "--seed", "5", "--json"]
+    if REAL.is_dir():
+        args += ["--real", str(REAL), "--limit", "2"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    syn = json.loads(done.stdout)["synthetic"]
+    assert syn["seed"] == 5 and syn["scenes"] == 2 and syn["cards"] > 0
+    assert 0.0 <= syn["card_error"] <= 1.0 and syn["right"] <= syn["cards"]

@@ -150,7 +150,7 @@ def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606) 
         layouts_right[kind][1] += 1
         layouts_right[kind][0] += int(_layout_right(kind, truth, truths, dets, mapping, image.shape))
     errors = wrong + missed + extra
-    return {"scenes": scenes, "cards": total, "right": right, "wrong_code": wrong, "missed": missed,
+    return {"scenes": scenes, "seed": seed, "cards": total, "right": right, "wrong_code": wrong, "missed": missed,
             "false_positives": extra, "card_error": round(errors / max(1, total), 4),
             "layout_exact": {k: round(v[0] / max(1, v[1]), 3) for k, v in layouts_right.items()},
             "layout_exact_all": round(sum(v[0] for v in layouts_right.values()) / max(1, scenes), 3)}
