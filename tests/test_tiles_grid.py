@@ -25,6 +25,7 @@ SETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
     ("tune.yaml", 41, "eight large tiles laid askew (the half pitch fitted them better)"),
     ("tune.yaml", 154, "pale roads notch the outline: a finer comb fits it better, the borders inside tell"),
     ("tune.yaml", 138, "painted field edges give half-pitch lines some edge; the outline fits the whole pitch better"),
+    ("tune.yaml", 76, "a thin bright streak of a white table joined to a lone tile: no quadrilateral"),
     ("tune-hands.yaml", 5, "an arm across a 72-tile board"),
     ("tune-hands.yaml", 12, "an arm across a 30-tile board"),
     ("tune-hands.yaml", 11, "a dark arm on a wooden table, where skin colour tells nothing"),

@@ -32,6 +32,7 @@ COARSER_BETTER = 1.2
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 ENTRY_DISTANCE = 15.0  # Lab units: an arm on a wooden table keeps the colour it enters the picture with
+STREAK_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))  # working px: thinner table streaks go
 
 
 @dataclass
@@ -279,7 +280,11 @@ def _single_tile(mask: np.ndarray) -> np.ndarray | None:
     (A rectangle of several tiles is longer than perspective makes a square look, and goes on to the
     general search.)
     """
-    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # a thin bright streak of the table joined to the tile (a wooden or white table's grain) is no part of it
+    opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, STREAK_KERNEL)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    largest = max((cv2.contourArea(c) for c in contours), default=0.0)
+    contours = [c for c in contours if cv2.contourArea(c) >= 0.05 * largest]  # what the opening left of a streak
     if not contours or len(contours) > 3:
         return None
     # pale roads and cities notch a tile's outline or cut it in two; the hull of the pieces stays square
