@@ -1,5 +1,6 @@
-"""The grid of a map of touching cards: found from the cards' centres, its cells outlining each card, and the
-cards read through it again where their own outline was wrong or missing."""
+"""Cards read again through outlines truer than their boxes: the grid of a map of touching cards (found from
+the cards' centres, its cells outlining each card) where a card's own outline was wrong or missing, and a
+turned outline off a map."""
 
 from __future__ import annotations
 
@@ -138,3 +139,22 @@ def test_a_card_in_a_hole_of_the_map_and_an_unread_card_are_read() -> None:
     for i in (hole, lost):
         j = int(np.argmax([quad_iou(c, corners[i]) for c in cards.corners]))
         assert cards.codes[j] == truths[i].code and quad_iou(cards.corners[j], corners[i]) > 0.8
+
+
+def test_an_unread_card_whose_box_is_turned_is_read_through_a_turned_outline() -> None:
+    """Off a map there is no grid: a box turned 20 degrees off its card is turned back to read it."""
+    from vision.cards import _read_turned, _turned
+    from vision.detections import CardDetections
+    from vision.synth.cards import render_face
+    from vision.synth.scene import paste_card
+
+    scene = np.full((540, 960, 3), 40, np.uint8)
+    card = np.array([[400, 150], [526, 150], [526, 326], [400, 326]], np.float32)
+    paste_card(scene, render_face("KC", 0, 252), card)
+    box = _turned(card, 20.0)
+    unread = CardDetections(["?"], box[None], np.ones(1, np.float32), np.full(1, -1, np.int16), np.zeros(1, bool))
+    read, still = _read_turned(scene, unread)
+    assert read.codes == ["KC"] and len(still) == 0
+    assert quad_iou(read.corners[0], card) > 0.8
+    nothing, kept = _read_turned(np.full((540, 960, 3), 40, np.uint8), unread)  # no card there: still unread
+    assert len(nothing) == 0 and len(kept) == 1

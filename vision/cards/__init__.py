@@ -46,6 +46,8 @@ FAN_SIDEWAYS_MM = 3.0  # how far a fanned card may lie sideways of the card on i
 FAN_COLUMN_MM = 7.0  # how far sideways of a card's index column a fanned card's index may lie
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
+TURNS = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # degrees an unread card's outline is turned by to read it
+TURNED_READ = 0.9  # a card read through a turned outline needs this confidence
 EMPTY_RING = 0  # the cells this far beyond a map's bounds are looked at too (0: only the holes within them)
 EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
 REGRID_OVERLAP = 0.4  # an unread card's outline from the grid must overlap its own this much (the box is near)
@@ -64,7 +66,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     grid = map_grid(CardDetections.merge([faces, backs]).corners, np.concatenate([faces.confidence, backs.confidence]))
     if grid is None:
-        return CardDetections.merge([faces, fanned, backs, unread])
+        turned, unread = _read_turned(image, unread)
+        return CardDetections.merge([faces, fanned, backs, turned, unread])
     return _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread,
                          boxes.of(CARD, FAN_INDEX_SCORE).quads.mean(axis=1))
 
@@ -284,6 +287,35 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
                               conf[found].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
     cards = CardDetections.merge([faces, others, rescued, unread])
     return CardDetections.merge([cards, _apart(in_holes, cards)])  # a face read again may have moved into a hole
+
+
+def _read_turned(image: np.ndarray, unread: CardDetections) -> tuple[CardDetections, CardDetections]:
+    """The unread cards that read surely (TURNED_READ) through their outline turned about its centre by one of
+    TURNS, and those still unread: the detector's box of a card lying near 45 degrees is often turned by 10 to
+    30 (real tune half: 3 of 23 unread cards read right so, one wrong)."""
+    if not len(unread):
+        return CardDetections(), unread
+    outlines = np.array([_turned(q, deg) for q in unread.corners for deg in TURNS], np.float32)
+    owner = [k for k in range(len(unread)) for _ in TURNS]
+    codes, conf, corners = read_cards(image, outlines)
+    best: dict[int, int] = {}
+    for j, k in enumerate(owner):
+        if codes[j] not in ("none", "JOKER") and conf[j] >= TURNED_READ and (k not in best or conf[best[k]] < conf[j]):
+            best[k] = j
+    picked = [best[k] for k in sorted(best)]
+    n = len(picked)
+    read = CardDetections([codes[j] for j in picked], corners[picked].reshape(-1, 4, 2),
+                          conf[picked].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
+    still = np.ones(len(unread), bool)
+    still[list(best)] = False
+    return read, unread[still]
+
+
+def _turned(quad: np.ndarray, degrees: float) -> np.ndarray:
+    """The quad turned about its centre."""
+    a = np.radians(degrees)
+    centre = quad.mean(axis=0)
+    return ((quad - centre) @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]], np.float32) + centre)
 
 
 def _in_image(quad: np.ndarray, image: np.ndarray) -> bool:
