@@ -26,6 +26,8 @@ SETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
     ("tune.yaml", 154, "pale roads notch the outline: a finer comb fits it better, the borders inside tell"),
     ("tune.yaml", 138, "painted field edges give half-pitch lines some edge; the outline fits the whole pitch better"),
     ("tune.yaml", 76, "a thin bright streak of a white table joined to a lone tile: no quadrilateral"),
+    ("tune.yaml", 3, "72 small tiles: vanishing points led astray, the pitch is found again on the first fit"),
+    ("tune.yaml", 126, "30 tiles, cities as pale as a wooden table: the same"),
     ("tune-hands.yaml", 5, "an arm across a 72-tile board"),
     ("tune-hands.yaml", 12, "an arm across a 30-tile board"),
     ("tune-hands.yaml", 11, "a dark arm on a wooden table, where skin colour tells nothing"),

@@ -29,6 +29,7 @@ COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at 
 # or: inner lines weaker than this against the kept ones, and the outline fits the coarser grid clearly better
 COARSER_LOOSE_RATIO = 0.8
 COARSER_BETTER = 1.2
+REFIT_SHARE = 0.75  # share of the outline on the best grid under which the pitch is searched again on that grid
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 ENTRY_DISTANCE = 15.0  # Lab units: an arm on a wooden table keeps the colour it enters the picture with
@@ -76,29 +77,17 @@ def find_grid(image: np.ndarray) -> Grid | None:
         cells = [(0, 0)] if (nx, ny) == (1, 1) else _occupied(raw_mask, to_board)
         if cells:
             return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
-    rect = _rectifier(grey, board_mask, arm)
-    to_canvas, canvas_size = _fit_canvas(rect, board_mask)
-    canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
-    fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
-    ignore = None if arm is None else cv2.warpPerspective(arm.astype(np.uint8), to_canvas, canvas_size,
-                                                          flags=cv2.INTER_NEAREST) > 0
     outline = _outline_points(board_mask, arm)
-    best: tuple[float, np.ndarray] | None = None
-    guesses, doubled = _pitch_candidates(canvas, fg, ignore)
-    if doubled:
-        # of twice the best guess's pitch only the phase the outline fits best as it stands is refined
-        guesses.append(max(doubled, key=lambda c: _fit_outline(_comb(c) @ to_canvas, outline, 0, 1500)[1]))
-    for px, ox, py, oy in guesses:
-        fitted, inliers = _fit_outline(_comb((px, ox, py, oy)) @ to_canvas, outline, rounds=5, sample=1500)
-        # inliers beyond chance (a fine comb catches stray points), and among equal fits the larger
-        # pitch (a half pitch fits the same outline just as well)
-        chance = min(0.9, 2 * max(2.0 / min(px, py), SLOP))
-        score = (inliers - chance) / (1 - chance) + 0.05 * np.log(min(px, py))
-        if best is None or score > best[0]:
-            best = (score, fitted)
-    if best is None:
+    found = _best_comb(grey, board_mask, _rectifier(grey, board_mask, arm), arm, outline)
+    if found is None:
         return None
-    to_board, share = _fit_outline(best[1], outline)
+    to_board, share = found
+    if share < REFIT_SHARE:
+        # vanishing points led astray (tile sides vary by a tenth across the canvas, no comb fits): the fitted
+        # grid, right where the outline fits it, rectifies the board better; search the pitch again on it
+        again = _best_comb(grey, board_mask, to_board, arm, outline)
+        if again is not None and again[1] > share:
+            to_board, share = again
     cells = _occupied(raw_mask, to_board)
     coarser = _coarser(grey, cells, to_board)
     if coarser is not None:
@@ -114,6 +103,31 @@ def find_grid(image: np.ndarray) -> Grid | None:
     if not cells:
         return None
     return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
+
+
+def _best_comb(grey: np.ndarray, board_mask: np.ndarray, rect: np.ndarray, arm: np.ndarray | None,
+               outline: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The grid (picture -> board units) the outline fits best among the pitch candidates on the board as `rect`
+    rectifies it, and the share of the outline that fits it."""
+    to_canvas, canvas_size = _fit_canvas(rect, board_mask)
+    canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
+    fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
+    ignore = None if arm is None else cv2.warpPerspective(arm.astype(np.uint8), to_canvas, canvas_size,
+                                                          flags=cv2.INTER_NEAREST) > 0
+    best: tuple[float, np.ndarray] | None = None
+    guesses, doubled = _pitch_candidates(canvas, fg, ignore)
+    if doubled:
+        # of twice the best guess's pitch only the phase the outline fits best as it stands is refined
+        guesses.append(max(doubled, key=lambda c: _fit_outline(_comb(c) @ to_canvas, outline, 0, 1500)[1]))
+    for px, ox, py, oy in guesses:
+        fitted, inliers = _fit_outline(_comb((px, ox, py, oy)) @ to_canvas, outline, rounds=5, sample=1500)
+        # inliers beyond chance (a fine comb catches stray points), and among equal fits the larger
+        # pitch (a half pitch fits the same outline just as well)
+        chance = min(0.9, 2 * max(2.0 / min(px, py), SLOP))
+        score = (inliers - chance) / (1 - chance) + 0.05 * np.log(min(px, py))
+        if best is None or score > best[0]:
+            best = (score, fitted)
+    return None if best is None else _fit_outline(best[1], outline)
 
 
 def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> tuple[float, np.ndarray] | None:
