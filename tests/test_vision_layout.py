@@ -57,6 +57,37 @@ def test_superheld_graph_from_perfect_cards() -> None:
         assert len(graph["cards"]) == len(placements)
 
 
+def test_superheld_graph_when_outlines_are_off() -> None:
+    """In a map read off a camera some outlines are a few mm off or turned (a box spanning two touching
+    cards): the map's grid puts them back on their cells, so the graph stays right."""
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        placements, truth = superheld_layout(rng, n=int(rng.integers(16, 40)))
+        _, truths, _ = compose(placements, rng, (1280, 720), effects=False, max_tilt=0.3, fill=(0.8, 0.95))
+        dets = truth_detections(truths)
+        for k in range(0, len(dets), 5):  # every fifth card: shifted by a tenth of its width, turned 15 degrees
+            q = dets.corners[k]
+            centre = q.mean(axis=0) + 0.1 * (q[1] - q[0])
+            a = np.radians(15.0)
+            turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+            dets.corners[k] = (q - q.mean(axis=0)) @ turn.T + centre
+        graph = superheld_map(dets, table_homography(dets))
+        assert {tuple(e) for e in graph["edges"]} == set(truth["edges"])
+
+
+def test_a_card_laid_across_a_map_keeps_its_outline() -> None:
+    """The rules let a card touch its neighbour short side to long side: it is not forced onto a cell."""
+    from vision.cards.grid import PITCH_MM, on_cells
+
+    cells = [(i, j) for i in range(3) for j in range(2)]
+    portrait = [_card("x", i * PITCH_MM[0], j * PITCH_MM[1]) for i, j in cells]
+    across = _card("x", 3 * PITCH_MM[0] + 1, 10, w=CARD_H_MM, h=CARD_W_MM)
+    off = portrait[0] + np.array([4.0, -3.0], np.float32)  # a portrait card a few mm off its cell
+    out = on_cells(np.array([*portrait[1:], off, across]))
+    assert np.allclose(out[:-1], np.array([*portrait[1:], portrait[0]]), atol=1e-3)
+    assert np.allclose(out[-1], across)
+
+
 def test_homography_measures_cards_in_millimetres() -> None:
     rng = np.random.default_rng(11)
     placements, _ = superheld_layout(rng, n=20)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM
+from vision.cards.grid import map_grid, on_cells
 from vision.detections import CardDetections
 from vision.homography import to_table
 
@@ -158,7 +159,10 @@ def superheld_map(dets: CardDetections, homography: np.ndarray | None) -> dict[s
     """The map as a graph: cards (code, centre in table mm, orientation) and edge-adjacent pairs."""
     if len(dets) == 0:
         return {"cards": [], "edges": []}
-    if homography is not None:
+    grid = map_grid(dets.corners, dets.confidence)
+    if grid is not None:  # fitted to every card's centre: truer across the map than one card's frame stretched
+        mm = on_cells(to_table(np.linalg.inv(grid.homography), dets.corners))
+    elif homography is not None:
         mm = to_table(homography, dets.corners)
     else:  # no perspective known: scale by the median card width
         width_px = float(np.median(np.linalg.norm(dets.corners[:, 1] - dets.corners[:, 0], axis=1)))

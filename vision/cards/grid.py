@@ -26,6 +26,9 @@ LEANS = 0.25  # of the pitch: a point this far off its cell's centre may be a ca
 HOMOGRAPHY_CARDS = 8  # fewer cards in the grid fit an affine map
 NEIGHBOURS = 8  # the cards nearest an unread one whose frames outline its cell
 CELL_SIZE = 0.1  # how far a grid's cells may differ in size from the cards in them
+ACROSS_DEG = 30.0  # a card whose long side lies this near a grid row's direction is laid across the grid
+OBLONG = 1.2  # long / short side of an outline whose long side tells how its card lies
+ON_CELL = 0.3  # of the pitch: a card this near a cell's centre lies in that cell
 MAX_RINGS = 12  # the grid grows from its first card by one ring of cells at a time, at most this far
 
 
@@ -70,6 +73,24 @@ class Grid:
             full = {tuple(c) for c in _nearest_cell(at)}
             cells = np.array([c for c in cells if tuple(c) not in full], int).reshape(-1, 2)
         return cells
+
+
+def on_cells(outlines_mm: np.ndarray, within: float = ON_CELL) -> np.ndarray:
+    """Outlines (N, 4, 2) in the grid's mm, each card whose centre lies `within` a cell's centre (in pitches)
+    put on that cell, unless it clearly lies across the grid (an oblong outline, its long side within
+    ACROSS_DEG of the grid's rows): in a mosaic a card's own outline is often a few mm off, or turned; its
+    cell is not."""
+    q = np.asarray(outlines_mm, np.float64).reshape(-1, 4, 2)
+    centres = q.mean(axis=1)
+    sides = np.stack([q[:, 1] - q[:, 0], q[:, 3] - q[:, 0]], axis=1)
+    lengths = np.linalg.norm(sides, axis=2)
+    long_side = sides[np.arange(len(q)), lengths.argmax(axis=1)]
+    oblong = lengths.max(axis=1) >= OBLONG * lengths.min(axis=1)  # a squarish outline has no telling long side
+    across = oblong & (np.abs(long_side[:, 1]) < np.tan(np.radians(ACROSS_DEG)) * np.abs(long_side[:, 0]))
+    near = ~across & (_off_cell(centres) <= within)
+    out = q.copy()
+    out[near] = CARD_MM[None] + (_nearest_cell(centres[near]) * PITCH_MM)[:, None, :]
+    return out
 
 
 def cells_beside(quad: np.ndarray, cards: np.ndarray) -> list[np.ndarray]:
