@@ -244,3 +244,23 @@ def test_a_meeple_read_twice_on_its_tile_counts_once() -> None:
     scene, out = _tune_board(6)
     cells = [tuple(m["cell"]) for m in out["meeples"]]
     assert len(cells) == len(set(cells)) == len(scene.meeples)
+
+
+def test_a_meeple_joined_to_a_roof_below_counts_once() -> None:
+    """A loose blob holding a meeple and a red roof below it: its foot lies 0.24 tile lower, on the next tile
+    down (tuning board 199 reported it as a second red meeple there), but it shares the meeple's pixels."""
+    from vision.tiles.meeples import _distinct
+
+    meeple = np.zeros((10, 12), bool)
+    meeple[1:10, 2:10] = True
+    joined = np.zeros((22, 16), bool)
+    joined[1:10, 2:10] = True  # the same pixels as the meeple (same origin) ...
+    joined[10:22, 0:16] = True  # ... and the roof below
+    blobs = [Blob("red", (6.0, 10.0), (100, 100), meeple), Blob("red", (8.0, 22.0), (100, 100), joined)]
+    assert _distinct(blobs, 48, [0.9, 0.7]) == [blobs[0]]
+    apart = Blob("red", (8.0, 22.0), (100, 111), joined)  # just below the meeple, no pixel shared: two blobs
+    assert len(_distinct([blobs[0], apart], 48, [0.9, 0.7])) == 2
+    scene, out = _tune_board(199)
+    tally = Tally()
+    _score(scene, out, tally, "classic")
+    assert tally.meeples_extra == 0 and tally.meeples_right == tally.meeples

@@ -25,6 +25,7 @@ MAX_AREA = 0.2
 CANDIDATE_AREA = 0.01  # the verifier sees smaller blobs too: a far, squashed meeple
 CANDIDATE_DISTANCES = (18.0, 30.0, 42.0)  # per-pixel colour distances the candidates are cut at
 SAME_SPOT = 0.2  # tiles between the feet of two blobs that are one meeple
+SHARED_BLOB = 0.5  # share of the smaller of two overlapping blobs they share, beyond which they are one meeple
 PIXEL_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT) from a calibrated colour, per pixel
 BLOB_DISTANCE = 25.0  # the same for a blob's median: roofs and shields sit further off than meeples
 LIGHT_WEIGHT = 0.4
@@ -271,24 +272,36 @@ def _median(values: np.ndarray) -> float:
 
 
 def _distinct(blobs: list[Blob], patch: int, scores: list[float]) -> list[Blob]:
-    """One meeple per spot: a blob and a piece cut from it (or two overlapping pieces) count once."""
+    """One meeple per spot: a blob and a piece cut from it (or two overlapping pieces) count once.
+
+    Overlapping blobs whose feet lie apart are one too when they share most of the smaller one: a meeple and
+    the looser blob that joins it to a roof below (whose foot falls on the next tile down).
+    """
     order = sorted(range(len(blobs)), key=lambda i: -scores[i])
     kept: list[Blob] = []
     for i in order:
         b = blobs[i]
-        if all(np.hypot(b.foot[0] - k.foot[0], b.foot[1] - k.foot[1]) > SAME_SPOT * patch or not _overlap(b, k)
-               for k in kept):
+        if all(not _same_meeple(b, k, patch) for k in kept):
             kept.append(b)
     return kept
 
 
-def _overlap(a: Blob, b: Blob) -> bool:
+def _same_meeple(a: Blob, b: Blob, patch: int) -> bool:
+    shared = _overlap(a, b)
+    if shared == 0:
+        return False
+    near = np.hypot(a.foot[0] - b.foot[0], a.foot[1] - b.foot[1]) <= SAME_SPOT * patch
+    return bool(near or shared >= SHARED_BLOB * min(int(a.crop.sum()), int(b.crop.sum())))
+
+
+def _overlap(a: Blob, b: Blob) -> int:
+    """Pixels two blobs share."""
     (ax, ay), (bx, by) = a.origin, b.origin
     (ah, aw), (bh, bw) = a.crop.shape, b.crop.shape
     x0, y0, x1, y1 = max(ax, bx), max(ay, by), min(ax + aw, bx + bw), min(ay + ah, by + bh)
     if x0 >= x1 or y0 >= y1:
-        return False
-    return bool((a.crop[y0 - ay:y1 - ay, x0 - ax:x1 - ax] & b.crop[y0 - by:y1 - by, x0 - bx:x1 - bx]).any())
+        return 0
+    return int((a.crop[y0 - ay:y1 - ay, x0 - ax:x1 - ax] & b.crop[y0 - by:y1 - by, x0 - bx:x1 - bx]).sum())
 
 
 def _pieces(part: np.ndarray, area: float, least: float = 0.0) -> list[tuple[np.ndarray, tuple[int, int]]]:
