@@ -264,3 +264,12 @@ def test_a_meeple_joined_to_a_roof_below_counts_once() -> None:
     tally = Tally()
     _score(scene, out, tally, "classic")
     assert tally.meeples_extra == 0 and tally.meeples_right == tally.meeples
+
+
+def test_a_blue_meeple_over_the_edge_of_a_blue_cloth_is_found() -> None:
+    """Tuning board 292: the lone start tile on a blue cloth, a blue meeple in its city with its head over the
+    north edge. The cloth lies 20 Lab units from the blue paint, beyond the table cut but within the looser
+    candidate cuts, so meeple and cloth made one blob; the rim pass (the table taken away) now cuts blue too."""
+    scene, out = _tune_board(292)
+    assert [(m.colour, m.feature) for m in scene.meeples] == [("blue", "N")]
+    assert [(m["colour"], m["feature"]) for m in out["meeples"]] == [("blue", "N")]

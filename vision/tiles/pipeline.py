@@ -17,13 +17,15 @@ import numpy as np
 from vision.tiles.catalog import TILES
 from vision.tiles.grid import Grid, find_grid, table_distance
 from vision.tiles.matcher import Reading, match_board
-from vision.tiles.meeples import Blob, Calibration, feature_at, find_meeples
+from vision.tiles.meeples import CANDIDATE_DISTANCES, Blob, Calibration, feature_at, find_meeples
+from vision.tiles.meeples import _distance as colour_distance
 from vision.tiles.reader import PATCH, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
 
 Cell = tuple[int, int]
 MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
 TABLE_EDGE = 0.06  # tiles: how far into the laid squares the table may show at the board's rim
 RIM_BAND = 0.45  # tiles: how far in from the rim a meeple standing over it reaches
+RIM_LIKE = CANDIDATE_DISTANCES[1]  # Lab units (as the candidates measure) from the table: a colour cut again by the rim
 
 
 def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
@@ -94,8 +96,9 @@ def _off_table(grid: Grid, calibration: Calibration, origins: list[tuple[int, in
     large for a meeple; without the table off the tiles (and where it shows in a rim tile's square, the
     tile laid a little off it) it stands apart.
     """
+    # the table within a candidate cut of the colour: the meeple and the table join into one blob at that cut
     like = {name: lab for name, lab in calibration.colours.items()
-            if float(table_distance(np.asarray(lab, np.float32)[None, None], grid.table_lab)[0, 0]) <= grid.table_cut}
+            if colour_distance(np.asarray(grid.table_lab, np.float32), np.asarray(lab, np.float32)) < RIM_LIKE}
     if not like:
         return reach, Calibration(like)
     # px from the nearest px off the tiles: the table's rim, and the band along it where such a meeple stands
