@@ -45,3 +45,29 @@ def test_rows_are_read_apart() -> None:
     face = np.concatenate([reading(**{"2D": 0.9}), reading(QS=0.6)])
     codes, conf = fuse(index, face)
     assert codes == ["2D", "QS"] and conf.shape == (2,)
+
+
+def test_only_cards_big_enough_are_read_at_the_second_zoom() -> None:
+    """A real deck's larger index needs the wider crop, but a small card's zoomed crop is garbage: a card under
+    ZOOM_CARD_PX wide is read at the first zoom only (its other views say "none")."""
+    import pytest
+
+    from vision.cards.identity import CLASSIFIER, ZOOM_CARD_PX, ZOOMS, _read_corner
+    from vision.cards.labels import NONE_CLASS
+    from vision.synth.cards import render_face
+    from vision.synth.scene import paste_card
+
+    if not CLASSIFIER.exists():
+        pytest.skip("card models not built")
+    assert len(ZOOMS) == 2
+    scene = np.full((540, 960, 3), 40, np.uint8)
+    big = np.array([[100, 100], [226, 100], [226, 276], [100, 276]], np.float32)
+    small = np.array([[500, 100], [540, 100], [540, 156], [500, 156]], np.float32)
+    assert np.linalg.norm(small[1] - small[0]) < ZOOM_CARD_PX <= np.linalg.norm(big[1] - big[0])
+    paste_card(scene, render_face("QS", 0, 252), big)
+    paste_card(scene, render_face("QS", 0, 252), small)
+    p = _read_corner(scene, np.stack([big, small]))
+    assert p.shape == (2, 2, len(CROP_CLASSES))
+    assert p[1, 1, NONE_CLASS] == 1.0  # the small card's zoomed view was not read
+    assert p[1, 0, NONE_CLASS] < 1.0 and np.allclose(p[:, 0].sum(axis=1), 1.0, atol=1e-4)
+    assert CROP_CLASSES[int(np.argmax(p[0, 0]))] == "QS"

@@ -293,10 +293,11 @@ def _read_turned(image: np.ndarray, unread: CardDetections) -> tuple[CardDetecti
     """The unread cards that read surely (TURNED_READ) through their outline turned about its centre by one of
     TURNS, and those still unread: the detector's box of a card lying near 45 degrees is often turned by 10 to
     30 (real tune half: 3 of 23 unread cards read right so, one wrong)."""
-    if not len(unread):
+    inside = [k for k, q in enumerate(unread.corners) if _in_image(q, image)]  # one cut by the frame stays unread
+    if not inside:
         return CardDetections(), unread
-    outlines = np.array([_turned(q, deg) for q in unread.corners for deg in TURNS], np.float32)
-    owner = [k for k in range(len(unread)) for _ in TURNS]
+    outlines = np.array([_turned(unread.corners[k], deg) for k in inside for deg in TURNS], np.float32)
+    owner = [k for k in inside for _ in TURNS]
     codes, conf, corners = read_cards(image, outlines)
     best: dict[int, int] = {}
     for j, k in enumerate(owner):

@@ -21,7 +21,10 @@ CLASSIFIER = MODELS / "cards-index.onnx"
 FACE_READER = MODELS / "cards-face.onnx"
 SURE_READING = 0.9  # a card read this surely from its first corner and face is not read at its other corner
 FACE_WEIGHT = 1.0  # exponent of the face reader's probabilities in the product with the index's
-ZOOMS = (1.0,)  # crop scales tried per corner; (1.0, 1.6) also tries big real-deck indices (2x the cost)
+ZOOMS = (1.0, 1.6)  # crop scales tried per corner: 1.6 takes in a real deck's larger index ("10" cut to "1")
+ZOOM_CARD_PX = 55.0  # zooms past the first only for cards this wide (px): a smaller card's index is unreadable,
+# and its zoomed crop read as garbage (selection sets: seed 777 card error 8.3% with every card zoomed, 7.8% with
+# this; the real tune half's rank of all cards 87.8% without the zoom, 89.3% with it, 90.1% for every card)
 
 
 @cache
@@ -78,9 +81,16 @@ def _best_corner(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _read_corner(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
-    """Class probabilities (zoom, card, class) of the printed top-left index of each outline, at each zoom."""
-    crops = np.stack([index_crop(image, o, z) for z in ZOOMS for o in outlines])
-    return classify(crops).reshape(len(ZOOMS), len(outlines), -1)
+    """Class probabilities (zoom, card, class) of the printed top-left index of each outline, at each zoom; the
+    zooms past the first only for outlines at least ZOOM_CARD_PX wide (for the others: "none")."""
+    big = np.linalg.norm(outlines[:, 1] - outlines[:, 0], axis=1) >= ZOOM_CARD_PX
+    views = [(0, k) for k in range(len(outlines))] + [(z, k) for z in range(1, len(ZOOMS)) for k in np.nonzero(big)[0]]
+    p = np.zeros((len(ZOOMS), len(outlines), len(CROP_CLASSES)), np.float32)
+    p[:, :, NONE_CLASS] = 1.0
+    read = classify(np.stack([index_crop(image, outlines[k], ZOOMS[z]) for z, k in views]))
+    for (z, k), probs in zip(views, read, strict=True):
+        p[z, k] = probs
+    return p
 
 
 def fuse(index: np.ndarray, face: np.ndarray) -> tuple[list[str], np.ndarray]:
