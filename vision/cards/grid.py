@@ -28,7 +28,8 @@ NEIGHBOURS = 8  # the cards nearest an unread one whose frames outline its cell
 CELL_SIZE = 0.1  # how far a grid's cells may differ in size from the cards in them
 ACROSS_DEG = 30.0  # a card whose long side lies this near a grid row's direction is laid across the grid
 OBLONG = 1.2  # long / short side of an outline whose long side tells how its card lies
-ON_CELL = 0.3  # of the pitch: a card this near a cell's centre lies in that cell
+ON_CELL = 0.15  # of the pitch: a card this near a cell's centre lies in that cell
+JOIN_CELLS = 2  # cards of one map lie at most this many cells apart (a hole between them)
 MAX_RINGS = 12  # the grid grows from its first card by one ring of cells at a time, at most this far
 
 
@@ -167,7 +168,7 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
         mm = cv2.perspectiveTransform(centres[:, None], np.linalg.inv(homography))[:, 0]
         cells = _nearest_cell(mm)
         near = np.abs(cells).max(axis=1) <= ring
-        members = aligned & near & (_off_cell(mm) <= IN_CELL)
+        members = _joined(cells, aligned & near & (_off_cell(mm) <= IN_CELL), first)
         if members.sum() >= MIN_CARDS and len(set(cells[members, 0])) > 1 and len(set(cells[members, 1])) > 1:
             h = _fit((cells[members] * PITCH_MM + CARD_MM[2] / 2).astype(np.float32), centres[members])
             if h is not None:
@@ -177,8 +178,34 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
     if fitted is None:
         return None
     mm = cv2.perspectiveTransform(centres[:, None], np.linalg.inv(fitted))[:, 0]
-    grid = Grid(fitted, _nearest_cell(mm), aligned & (_off_cell(mm) <= IN_CELL))
+    cells = _nearest_cell(mm)
+    grid = Grid(fitted, cells, _joined(cells, aligned & (_off_cell(mm) <= IN_CELL), first))
     return grid if _cards_fill_cells(grid, corners) else None
+
+
+def _joined(cells: np.ndarray, candidates: np.ndarray, first: int) -> np.ndarray:
+    """The candidates whose cells join the first card's through other candidates' cells, JOIN_CELLS apart at
+    most (a map is laid edge to edge; a card missed or read through a wrong outline leaves a hole), while
+    cards laid apart fit a grid of touching cards only here and there (every fourth card of a map laid 16 mm
+    apart falls near a line of it)."""
+    joined = np.zeros(len(cells), bool)
+    if not candidates[first]:
+        return joined
+    at: dict[tuple[int, int], list[int]] = {}
+    for k in np.nonzero(candidates)[0]:
+        at.setdefault((int(cells[k, 0]), int(cells[k, 1])), []).append(int(k))
+    start = (int(cells[first, 0]), int(cells[first, 1]))
+    todo, seen = [start], {start}
+    steps = [(di, dj) for di in range(-JOIN_CELLS, JOIN_CELLS + 1) for dj in range(-JOIN_CELLS, JOIN_CELLS + 1)]
+    while todo:
+        i, j = todo.pop()
+        joined[at[(i, j)]] = True
+        for di, dj in steps:
+            cell = (i + di, j + dj)
+            if cell in at and cell not in seen:
+                seen.add(cell)
+                todo.append(cell)
+    return joined
 
 
 def _cards_fill_cells(grid: Grid, corners: np.ndarray) -> bool:
