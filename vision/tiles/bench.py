@@ -12,15 +12,22 @@ from vision.tiles.pipeline import predict
 from vision.tiles.scene import SceneSpec, compose
 
 
-def bench(runs: int = 20, tiles: int = 72, seed: int = 0, width: int = 1280, height: int = 720) -> dict[str, Any]:
-    """Median and spread of `predict` time (wall and CPU); pictures are drawn first so only reading is timed."""
+def bench_pictures(count: int = 5, tiles: int = 72, seed: int = 0, width: int = 1280, height: int = 720
+                   ) -> list[tuple[np.ndarray, int]]:
+    """The benchmark's pictures (at most 5 distinct ones, seeds `seed`..) and the tiles laid on each."""
     spec = SceneSpec(width=width, height=height)
     pictures = []
-    for k in range(max(1, min(runs, 5))):
+    for k in range(max(1, min(count, 5))):
         rng = np.random.default_rng(seed + k)
         board = random_board(tiles, rng)
         add_meeples(board, ("red", "blue", "yellow"), 8, rng)
         pictures.append((compose(board, spec, rng).image, len(board.tiles)))
+    return pictures
+
+
+def bench(runs: int = 20, tiles: int = 72, seed: int = 0, width: int = 1280, height: int = 720) -> dict[str, Any]:
+    """Median and spread of `predict` time (wall and CPU); pictures are drawn first so only reading is timed."""
+    pictures = bench_pictures(runs, tiles, seed, width, height)
     predict(pictures[0][0])  # warm caches (catalog expectations)
     times: list[float] = []
     cpu: list[float] = []

@@ -27,7 +27,7 @@ INNER_RATIO = 0.5  # edge strength midway between a squarish outline's would-be 
 MAX_INNER = 5  # tiles across a squarish outline looked for
 COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at least
 # or: inner lines weaker than this against the kept ones, and the outline fits the coarser grid clearly better
-COARSER_LOOSE_RATIO = 0.8
+COARSER_LOOSE_RATIO = 0.9
 COARSER_BETTER = 1.2
 REFIT_SHARE = 0.75  # share of the outline on the best grid under which the pitch is searched again on that grid
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
