@@ -47,12 +47,13 @@ def test_rows_are_read_apart() -> None:
     assert codes == ["2D", "QS"] and conf.shape == (2,)
 
 
-def test_only_cards_big_enough_are_read_at_the_second_zoom() -> None:
-    """A real deck's larger index needs the wider crop, but a small card's zoomed crop is garbage: a card under
-    ZOOM_CARD_PX wide is read at the first zoom only (its other views say "none")."""
+def test_index_views_are_read_where_asked() -> None:
+    """The index is read per (zoom, card) view: the first zoom for every card, the others only for cards left
+    unsure that are at least ZOOM_CARD_PX wide (a smaller card's zoomed crop is garbage); a view not read says
+    "none"."""
     import pytest
 
-    from vision.cards.identity import CLASSIFIER, ZOOM_CARD_PX, ZOOMS, _read_corner
+    from vision.cards.identity import CLASSIFIER, ZOOM_CARD_PX, ZOOMS, _read_views, read_cards
     from vision.cards.labels import NONE_CLASS
     from vision.synth.cards import render_face
     from vision.synth.scene import paste_card
@@ -66,8 +67,12 @@ def test_only_cards_big_enough_are_read_at_the_second_zoom() -> None:
     assert np.linalg.norm(small[1] - small[0]) < ZOOM_CARD_PX <= np.linalg.norm(big[1] - big[0])
     paste_card(scene, render_face("QS", 0, 252), big)
     paste_card(scene, render_face("QS", 0, 252), small)
-    p = _read_corner(scene, np.stack([big, small]))
-    assert p.shape == (2, 2, len(CROP_CLASSES))
-    assert p[1, 1, NONE_CLASS] == 1.0  # the small card's zoomed view was not read
-    assert p[1, 0, NONE_CLASS] < 1.0 and np.allclose(p[:, 0].sum(axis=1), 1.0, atol=1e-4)
+    outlines = np.stack([big, small])
+    p = np.zeros((2, 2, len(CROP_CLASSES)), np.float32)
+    p[:, :, NONE_CLASS] = 1.0
+    _read_views(scene, outlines, [(0, 0), (1, 0), (0, 1)], p)
+    assert p[1, 1, NONE_CLASS] == 1.0  # not asked: still "none"
+    assert np.allclose(p[:, 0].sum(axis=1), 1.0, atol=1e-4) and p[1, 0, NONE_CLASS] < 1.0
     assert CROP_CLASSES[int(np.argmax(p[0, 0]))] == "QS"
+    codes, conf, corners = read_cards(scene, outlines)
+    assert codes[0] == "QS" and conf[0] > 0.9 and corners.shape == (2, 4, 2)

@@ -53,16 +53,22 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     from vision.cards import (
         BOX_SCORE,
         FAN_INDEX_SCORE,
+        _apart,
         _backs,
         _card_outlines,
+        _not_faces,
         _read_faces,
         _read_loose_indices,
+        _unique,
+        is_map,
         predict,
+        read_in_grid_or_turned,
     )
     from vision.cards.contours import propose
     from vision.cards.detect import BACK, CARD, INDEX, detect
     from vision.cards.identity import read_cards, read_faces
     from vision.cards.update import update
+    from vision.detections import CardDetections
     from vision.homography import table_homography
     from vision.layout import superheld_map as map_graph
 
@@ -70,13 +76,20 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     predict(image)  # warm-up: sessions load once
     ms: dict[str, float] = {}
     ms["detect"], boxes = _time(lambda: detect(image, conf=FAN_INDEX_SCORE), runs)
-    ms["classical_outlines"], blobs = _time(lambda: propose(image), runs)
+    ms["classical_outlines"], blobs = _time(lambda: propose(image), runs)  # what lone cards cost; a map skips it
+    if is_map(boxes):
+        blobs = np.zeros((0, 4, 2), np.float32)
     ms["outlines"], (outlines, _, _) = _time(lambda: _card_outlines(image, boxes.of(CARD, BOX_SCORE), blobs), runs)
     ms["read_cards"], _ = _time(lambda: read_cards(image, outlines), runs)
     ms["of_which_faces"], _ = _time(lambda: read_faces(image, outlines), runs)
-    ms["read_and_second_look"], (faces, _) = _time(lambda: _read_faces(image, boxes.of(CARD, BOX_SCORE), blobs), runs)
-    ms["fanned_indices"], _ = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces, BOX_SCORE), runs)
-    ms["backs"], _ = _time(lambda: _backs(image, boxes.of(BACK, BOX_SCORE)), runs)
+    ms["read_and_second_look"], (read, unread) = _time(lambda: _read_faces(image, boxes.of(CARD, BOX_SCORE), blobs),
+                                                       runs)
+    faces = _unique(read)
+    ms["fanned_indices"], fanned = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces, BOX_SCORE), runs)
+    ms["backs"], backs = _time(lambda: _backs(image, _not_faces(boxes.of(BACK, BOX_SCORE), faces)), runs)
+    unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
+    ms["grid_or_turned"], _ = _time(lambda: read_in_grid_or_turned(image, faces, fanned, backs, unread,
+                                                                    boxes.of(CARD, FAN_INDEX_SCORE)), runs)
     ms["total_predict"], dets = _time(lambda: predict(image), runs)
     ms["homography"], hom = _time(lambda: table_homography(dets), runs)
     ms["layout"], _ = _time(lambda: map_graph(dets, hom), runs)
@@ -84,6 +97,6 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     before, after = changed_scene()
     base = predict(before)
     ms["update_one_card"], updated = _time(lambda: update(before, base, after), runs)
-    return {"image": [int(image.shape[1]), int(image.shape[0])], "cards_in_scene": len(truths),
+    return {"image": [int(image.shape[1]), int(image.shape[0])], "cards_in_scene": len(truths), "map": is_map(boxes),
             "cards_found": len(dets), "cards_after_update": len(updated),
             "ms": {k: round(v, 1) for k, v in ms.items()}, "runs": runs}

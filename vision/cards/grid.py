@@ -30,7 +30,7 @@ ACROSS_DEG = 30.0  # a card whose long side lies this near a grid row's directio
 OBLONG = 1.2  # long / short side of an outline whose long side tells how its card lies
 ON_CELL = 0.15  # of the pitch: a card this near a cell's centre lies in that cell
 JOIN_CELLS = 2  # cards of one map lie at most this many cells apart (a hole between them)
-MAX_RINGS = 12  # the grid grows from its first card by one ring of cells at a time, at most this far
+RINGS = tuple(range(1, 13))  # the grid grows from its first card one ring of cells at a time, this far
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,12 @@ class Grid:
 
     def outline(self, cell: np.ndarray) -> np.ndarray:
         """Corners (4, 2) of a cell in the image, clockwise from the cell's top-left."""
-        mm = (CARD_MM + np.asarray(cell, np.float32) * PITCH_MM)[None].astype(np.float32)
-        return cv2.perspectiveTransform(mm, self.homography)[0]
+        return self.outlines(np.asarray(cell).reshape(1, 2))[0]
+
+    def outlines(self, cells: np.ndarray) -> np.ndarray:
+        """Corners (M, 4, 2) of cells (M, 2)."""
+        mm = CARD_MM[None] + (np.asarray(cells, np.float32).reshape(-1, 1, 2) * PITCH_MM)
+        return cv2.perspectiveTransform(mm.reshape(1, -1, 2).astype(np.float32), self.homography).reshape(-1, 4, 2)
 
     def cells_under(self, point: np.ndarray) -> list[np.ndarray]:
         """The cells a card centred at `point` of the image may hold, next to a card of the grid: the nearest,
@@ -164,7 +168,7 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
     homography = card_to_image(corners[first])
     aligned = _turn_deg(corners, corners[first]) <= TURN_DEG
     fitted = None
-    for ring in range(1, MAX_RINGS + 1):
+    for ring in RINGS:
         mm = cv2.perspectiveTransform(centres[:, None], np.linalg.inv(homography))[:, 0]
         cells = _nearest_cell(mm)
         near = np.abs(cells).max(axis=1) <= ring
@@ -191,21 +195,14 @@ def _joined(cells: np.ndarray, candidates: np.ndarray, first: int) -> np.ndarray
     joined = np.zeros(len(cells), bool)
     if not candidates[first]:
         return joined
-    at: dict[tuple[int, int], list[int]] = {}
-    for k in np.nonzero(candidates)[0]:
-        at.setdefault((int(cells[k, 0]), int(cells[k, 1])), []).append(int(k))
-    start = (int(cells[first, 0]), int(cells[first, 1]))
-    todo, seen = [start], {start}
-    steps = [(di, dj) for di in range(-JOIN_CELLS, JOIN_CELLS + 1) for dj in range(-JOIN_CELLS, JOIN_CELLS + 1)]
-    while todo:
-        i, j = todo.pop()
-        joined[at[(i, j)]] = True
-        for di, dj in steps:
-            cell = (i + di, j + dj)
-            if cell in at and cell not in seen:
-                seen.add(cell)
-                todo.append(cell)
-    return joined
+    near = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) <= JOIN_CELLS
+    near &= candidates[:, None] & candidates[None, :]
+    joined[first] = True
+    while True:  # grow by one step of neighbours at a time, as far as the map reaches
+        grown = joined | near[joined].any(axis=0)
+        if (grown == joined).all():
+            return joined
+        joined = grown
 
 
 def _cards_fill_cells(grid: Grid, corners: np.ndarray) -> bool:
@@ -213,6 +210,6 @@ def _cards_fill_cells(grid: Grid, corners: np.ndarray) -> bool:
     fit a grid, one stretched to their spacing."""
     def sides(q: np.ndarray) -> np.ndarray:
         return np.linalg.norm(q - np.roll(q, -1, axis=-2), axis=-1)
-    cells = np.array([grid.outline(c) for c in grid.cells[grid.members]])
+    cells = grid.outlines(grid.cells[grid.members])
     ratio = np.median(sides(cells), axis=0) / np.median(sides(corners[grid.members]), axis=0)
     return bool((np.abs(ratio - 1.0) <= CELL_SIZE).all())
