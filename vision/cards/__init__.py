@@ -295,7 +295,8 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     codes, conf, corners = read_cards(image, np.array(outlines, np.float32))
     a, b = len(unsure), len(unsure) + len(beside)
     faces = _surer(faces, codes[:a], conf[:a], corners[:a], unsure_of)
-    rescued, unread = _rescued(unread, codes[a:b], conf[a:b], corners[a:b], beside_of)
+    sure = (conf[a:b] * unread.confidence[beside_of]) ** 0.5 if beside_of else conf[a:b]  # with the box's score
+    rescued, unread = _rescued(unread, codes[a:b], sure, corners[a:b], beside_of, MIN_READ)
     found = [j for j in range(b, len(codes)) if codes[j] not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ]
     n = len(found)
     in_holes = CardDetections([codes[j] for j in found], corners[found].reshape(-1, 4, 2),
@@ -314,17 +315,7 @@ def _read_turned(image: np.ndarray, unread: CardDetections) -> tuple[CardDetecti
     outlines = np.array([_turned(unread.corners[k], deg) for k in inside for deg in TURNS], np.float32)
     owner = [k for k in inside for _ in TURNS]
     codes, conf, corners = read_cards(image, outlines)
-    best: dict[int, int] = {}
-    for j, k in enumerate(owner):
-        if codes[j] not in ("none", "JOKER") and conf[j] >= TURNED_READ and (k not in best or conf[best[k]] < conf[j]):
-            best[k] = j
-    picked = [best[k] for k in sorted(best)]
-    n = len(picked)
-    read = CardDetections([codes[j] for j in picked], corners[picked].reshape(-1, 4, 2),
-                          conf[picked].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
-    still = np.ones(len(unread), bool)
-    still[list(best)] = False
-    return read, unread[still]
+    return _rescued(unread, codes, conf, corners, owner, TURNED_READ)
 
 
 def _turned(quad: np.ndarray, degrees: float) -> np.ndarray:
@@ -384,14 +375,13 @@ def _cells_of_unread(image: np.ndarray, grid: Grid, unread: CardDetections,
     return [o for o, f in zip(outlines, free, strict=True) if f], [k for k, f in zip(owner, free, strict=True) if f]
 
 
-def _rescued(unread: CardDetections, codes: list[str], conf: np.ndarray, corners: np.ndarray,
-             owner: list[int]) -> tuple[CardDetections, CardDetections]:
-    """The unread cards now read (each its surest reading, as sure as MIN_READ with its box's score), and those
-    still unread."""
-    sure = (conf * unread.confidence[owner]) ** 0.5 if owner else conf
+def _rescued(unread: CardDetections, codes: list[str], sure: np.ndarray, corners: np.ndarray, owner: list[int],
+             least: float) -> tuple[CardDetections, CardDetections]:
+    """The unread cards now read, each through its surest outline (readings of `owner[j]`, as sure as `least`),
+    and those still unread."""
     best: dict[int, int] = {}  # unread card -> its surest reading
     for j, k in enumerate(owner):
-        if codes[j] not in ("none", "JOKER") and sure[j] >= MIN_READ and (k not in best or sure[best[k]] < sure[j]):
+        if codes[j] not in ("none", "JOKER") and sure[j] >= least and (k not in best or sure[best[k]] < sure[j]):
             best[k] = j
     picked = [best[k] for k in sorted(best)]
     n = len(picked)
