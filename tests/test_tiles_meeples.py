@@ -125,11 +125,11 @@ def test_held_out_style_board_reads_its_meeples() -> None:
 
 def test_training_runs_end_to_end_and_exports_onnx(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training needs the .[train] extra")
-    from vision.tiles.train_verifier import collect, export, train
+    from vision.tiles.train_verifier import JITTER, collect, export, train
 
     x, y = collect(range(1000, 1003))
     assert len(x) == len(y) > 0 and 0 < y.sum() < len(y)
-    net = train(x, y, epochs=1)
+    net = train(x, y, epochs=1, jitter=JITTER)  # the shipped recipe's brightness and contrast jitter
     path = tmp_path / "m.onnx"
     export(net, path)
     logits = verifier.load(path).logits(x[:3])

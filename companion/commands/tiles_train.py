@@ -13,10 +13,10 @@ DEFAULT_OUT = Path(__file__).resolve().parents[2] / "models" / "tiles-meeples.on
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tiles-train", help="train the Carcassonne meeple verifier on synthetic boards (CPU, minutes)")
-    p.add_argument("--boards", type=int, default=550, help="training boards (default 550)")
+    p.add_argument("--boards", type=int, default=1200, help="training boards (default 1200)")
     p.add_argument("--check", type=int, default=60, help="boards kept apart to check the net (default 60)")
     p.add_argument("--seed", type=int, default=5000, help="first training seed (check boards start at 9000)")
-    p.add_argument("--epochs", type=int, default=15)
+    p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
