@@ -174,10 +174,7 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
         backing = np.concatenate([backing, again_backing])
     sure = (conf * scores) ** 0.5
     codes = [c if sure[i] >= MIN_READ else "none" for i, c in enumerate(codes)]
-    keep = [i for i, c in enumerate(codes) if c not in ("none", "JOKER")]
-    n = len(keep)
-    read = CardDetections([codes[i] for i in keep], corners[keep].reshape(-1, 4, 2), sure[keep].astype(np.float32),
-                          np.full(n, -1, np.int16), np.ones(n, bool))
+    read = _face_up(codes, corners, sure, [i for i, c in enumerate(codes) if c not in ("none", "JOKER")])
     lost = [i for i, c in enumerate(codes) if c == "none" and backing[i] >= UNREAD_SCORE]
     m = len(lost)
     unread = CardDetections([UNREAD] * m, outlines[lost].reshape(-1, 4, 2), backing[lost].astype(np.float32),
@@ -297,10 +294,8 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     faces = _surer(faces, codes[:a], conf[:a], corners[:a], unsure_of)
     sure = (conf[a:b] * unread.confidence[beside_of]) ** 0.5 if beside_of else conf[a:b]  # with the box's score
     rescued, unread = _rescued(unread, codes[a:b], sure, corners[a:b], beside_of, MIN_READ)
-    found = [j for j in range(b, len(codes)) if codes[j] not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ]
-    n = len(found)
-    in_holes = CardDetections([codes[j] for j in found], corners[found].reshape(-1, 4, 2),
-                              conf[found].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
+    in_holes = _face_up(codes, corners, conf, [j for j in range(b, len(codes))
+                                                if codes[j] not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ])
     cards = CardDetections.merge([faces, others, rescued, unread])
     return CardDetections.merge([cards, _apart(in_holes, cards)])  # a face read again may have moved into a hole
 
@@ -383,13 +378,17 @@ def _rescued(unread: CardDetections, codes: list[str], sure: np.ndarray, corners
     for j, k in enumerate(owner):
         if codes[j] not in ("none", "JOKER") and sure[j] >= least and (k not in best or sure[best[k]] < sure[j]):
             best[k] = j
-    picked = [best[k] for k in sorted(best)]
-    n = len(picked)
-    read = CardDetections([codes[j] for j in picked], corners[picked].reshape(-1, 4, 2),
-                          sure[picked].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
+    read = _face_up(codes, corners, sure, [best[k] for k in sorted(best)])
     still = np.ones(len(unread), bool)
     still[list(best)] = False
     return _unique(read), unread[still]
+
+
+def _face_up(codes: list[str], corners: np.ndarray, confidence: np.ndarray, picked: list[int]) -> CardDetections:
+    """The readings `picked` of outlines read (codes, corners, confidences) as face-up cards."""
+    n = len(picked)
+    return CardDetections([codes[j] for j in picked], corners[picked].reshape(-1, 4, 2),
+                          confidence[picked].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
 
 
 def _backs(image: np.ndarray, backs: Boxes) -> CardDetections:
