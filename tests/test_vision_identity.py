@@ -70,7 +70,7 @@ def test_index_views_are_read_where_asked() -> None:
     outlines = np.stack([big, small])
     p = np.zeros((2, 2, len(CROP_CLASSES)), np.float32)
     p[:, :, NONE_CLASS] = 1.0
-    _read_views(scene, outlines, [(0, 0), (1, 0), (0, 1)], p)
+    _read_views(scene, outlines[None], [(0, 0), (1, 0), (0, 1)], p)  # the outlines as given: views 0 and 1
     assert p[1, 1, NONE_CLASS] == 1.0  # not asked: still "none"
     assert np.allclose(p[:, 0].sum(axis=1), 1.0, atol=1e-4) and p[1, 0, NONE_CLASS] < 1.0
     assert CROP_CLASSES[int(np.argmax(p[0, 0]))] == "QS"

@@ -284,7 +284,7 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     unsure, unsure_of = _unsure_cells(faces, grid)
     beside, beside_of = _cells_of_unread(image, grid, unread, seen)
     taken = CardDetections.merge([seen, unread]).corners.mean(axis=1)
-    holes = [o for o in (grid.outline(c) for c in grid.empty_cells(taken, EMPTY_RING))
+    holes = [o for o in grid.outlines(grid.empty_cells(taken, EMPTY_RING))
              if _in_image(o, image) and points_in_quads(hints, o[None]).any()]
     outlines = unsure + beside + holes
     if not outlines:

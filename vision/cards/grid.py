@@ -54,16 +54,13 @@ class Grid:
         """The cells a card centred at `point` of the image may hold, next to a card of the grid: the nearest,
         and its neighbour on each side the point leans to by more than LEANS (an outline spanning two cards
         has its centre between them)."""
-        at = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2),
-                                      np.linalg.inv(self.homography))[0, 0]
-        rel = (at - CARD_MM[2] / 2) / PITCH_MM
+        rel = (_to_mm(point, self.homography)[0] - CARD_MM[2] / 2) / PITCH_MM
         nearest = np.round(rel).astype(int)
         lean = rel - nearest
         cells = [nearest] + [nearest + np.eye(2, dtype=int)[axis] * int(np.sign(lean[axis]))
                              for axis in (0, 1) if abs(lean[axis]) > LEANS]
         held = self.cells[self.members]
         return [c for c in cells if (np.abs(held - c).max(axis=1) <= 1).any()]
-
 
     def empty_cells(self, taken: np.ndarray, ring: int = 1) -> np.ndarray:
         """(M, 2) cells within `ring` cells of the grid's bounds that hold none of the points `taken` (the
@@ -73,9 +70,7 @@ class Grid:
         ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
         cells = np.stack([ii.ravel(), jj.ravel()], axis=1)
         if len(taken):
-            at = cv2.perspectiveTransform(np.asarray(taken, np.float32).reshape(-1, 1, 2),
-                                          np.linalg.inv(self.homography))[:, 0]
-            full = {tuple(c) for c in _nearest_cell(at)}
+            full = {tuple(c) for c in _nearest_cell(_to_mm(taken, self.homography))}
             cells = np.array([c for c in cells if tuple(c) not in full], int).reshape(-1, 2)
         return cells
 
@@ -106,10 +101,15 @@ def cells_beside(quad: np.ndarray, cards: np.ndarray) -> list[np.ndarray]:
     places = []
     for k in np.argsort(np.linalg.norm(cards.mean(axis=1) - centre, axis=1))[:NEIGHBOURS]:
         h = card_to_image(cards[k])
-        at = cv2.perspectiveTransform(centre.reshape(1, 1, 2), np.linalg.inv(h))[0, 0]
-        step = _nearest_cell(at[None])[0] * PITCH_MM
+        step = _nearest_cell(_to_mm(centre, h))[0] * PITCH_MM
         places.append(cv2.perspectiveTransform((CARD_MM + step)[None].astype(np.float32), h)[0])
     return places
+
+
+def _to_mm(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """Image points (N, 2) in the frame that `homography` (mm -> image) maps from."""
+    pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
 
 
 def _nearest_cell(mm: np.ndarray) -> np.ndarray:
@@ -169,7 +169,7 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
     aligned = _turn_deg(corners, corners[first]) <= TURN_DEG
     fitted = None
     for ring in RINGS:
-        mm = cv2.perspectiveTransform(centres[:, None], np.linalg.inv(homography))[:, 0]
+        mm = _to_mm(centres, homography)
         cells = _nearest_cell(mm)
         near = np.abs(cells).max(axis=1) <= ring
         members = _joined(cells, aligned & near & (_off_cell(mm) <= IN_CELL), first)
@@ -181,7 +181,7 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
             break
     if fitted is None:
         return None
-    mm = cv2.perspectiveTransform(centres[:, None], np.linalg.inv(fitted))[:, 0]
+    mm = _to_mm(centres, fitted)
     cells = _nearest_cell(mm)
     grid = Grid(fitted, cells, _joined(cells, aligned & (_off_cell(mm) <= IN_CELL), first))
     return grid if _cards_fill_cells(grid, corners) else None

@@ -58,15 +58,14 @@ def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.n
     turned = np.stack([rotate_corners(o, 2) for o in outlines])
     face = read_faces(image, outlines)
     z = len(ZOOMS)
+    corners_of = np.stack([outlines, turned])  # view v looks at corner v // z, at zoom ZOOMS[v % z]
     p = np.zeros((2 * z, n, len(CROP_CLASSES)), np.float32)
     p[:, :, NONE_CLASS] = 1.0  # a view not read counts as showing no index
-    _read_views(image, outlines, [(0, k) for k in range(n)], p)
+    _read_views(image, corners_of, [(0, k) for k in range(n)], p)
     _, sure = fuse(_best_corner(p)[0], face)
     unsure = np.nonzero(sure < SURE_READING)[0]  # a standard deck prints the same index at both corners
-    if len(unsure):
-        big = np.linalg.norm(outlines[:, 1] - outlines[:, 0], axis=1) >= ZOOM_CARD_PX
-        _read_views(image, outlines, [(i, k) for i in range(1, z) for k in unsure if big[k]], p)
-        _read_views(image, turned, [(i, k) for i in range(z) for k in unsure if i == 0 or big[k]], p[z:])
+    big = np.linalg.norm(outlines[:, 1] - outlines[:, 0], axis=1) >= ZOOM_CARD_PX
+    _read_views(image, corners_of, [(v, k) for v in range(1, 2 * z) for k in unsure if v % z == 0 or big[k]], p)
     index, best_view = _best_corner(p)
     codes, conf = fuse(index, face)
     use_turned = best_view >= z
@@ -85,13 +84,16 @@ def _best_corner(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return index, best_view
 
 
-def _read_views(image: np.ndarray, outlines: np.ndarray, views: list[tuple[int, int]], p: np.ndarray) -> None:
-    """Fill p[zoom, card] with the class probabilities of the printed top-left index of each (zoom, card) view."""
+def _read_views(image: np.ndarray, corners_of: np.ndarray, views: list[tuple[int, int]], p: np.ndarray) -> None:
+    """Fill p[view, card] with the class probabilities of each (view, card) asked, in one run: view v reads the
+    index at the top-left of corners_of[v // len(ZOOMS)] (the outlines as given, then turned) at zoom
+    ZOOMS[v % len(ZOOMS)]."""
     if not views:
         return
-    read = classify(np.stack([index_crop(image, outlines[k], ZOOMS[i]) for i, k in views]))
-    for (i, k), probs in zip(views, read, strict=True):
-        p[i, k] = probs
+    z = len(ZOOMS)
+    read = classify(np.stack([index_crop(image, corners_of[v // z][k], ZOOMS[v % z]) for v, k in views]))
+    for (v, k), probs in zip(views, read, strict=True):
+        p[v, k] = probs
 
 
 def fuse(index: np.ndarray, face: np.ndarray) -> tuple[list[str], np.ndarray]:
