@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.backs import back_designs
+from vision.cards.backs import back_designs, like_table
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
 from vision.cards.geometry import (
@@ -66,7 +66,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
     faces = _unique(read)
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf)
-    backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces))
+    backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), _found(boxes, conf, faces))
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE))
 
@@ -391,11 +391,19 @@ def _face_up(codes: list[str], corners: np.ndarray, confidence: np.ndarray, pick
                           confidence[picked].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
 
 
-def _backs(image: np.ndarray, backs: Boxes) -> CardDetections:
+def _found(boxes: Boxes, conf: float, faces: CardDetections) -> np.ndarray:
+    """Quads of everything found on the table: the detector's sure boxes of cards and backs, and the faces read."""
+    sure = (boxes.scores >= conf) & (boxes.classes != INDEX)
+    return np.concatenate([boxes.quads[sure].reshape(-1, 4, 2), faces.corners.reshape(-1, 4, 2)]).astype(np.float32)
+
+
+def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray) -> CardDetections:
+    """Face-down cards, but none of the table's own colour (see `backs.like_table`)."""
     outlines = _outlines(image, backs)
-    n = len(outlines)
-    return CardDetections(["back"] * n, outlines, backs.scores.astype(np.float32), back_designs(image, outlines),
-                          np.zeros(n, bool))
+    keep = ~like_table(image, outlines, found)
+    outlines, n = outlines[keep], int(keep.sum())
+    return CardDetections(["back"] * n, outlines, backs.scores[keep].astype(np.float32),
+                          back_designs(image, outlines), np.zeros(n, bool))
 
 
 def _lying_on(quads: np.ndarray, others: np.ndarray) -> np.ndarray:

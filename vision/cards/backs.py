@@ -12,7 +12,11 @@ import cv2
 import numpy as np
 
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image
+from vision.table import table_pixels
+from vision.tiles.grid import table_distance
 
+TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the table (seed 777: false backs 0.6-2.7
+# from it, true ones 8.2 and more)
 _PATCH = (16, 22)  # w, h of the sampled centre
 _CENTRE_MM = np.array([[12, 16], [CARD_W_MM - 12, 16], [CARD_W_MM - 12, CARD_H_MM - 16], [12, CARD_H_MM - 16]],
                       np.float32)
@@ -49,3 +53,22 @@ def back_designs(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     weights = np.array([0.3, 1.0, 1.0], np.float32)
     d = (((colours[:, None, :] - _references()[None]) * weights) ** 2).sum(axis=2)
     return d.argmin(axis=1).astype(np.int16)
+
+
+def like_table(image: np.ndarray, outlines: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Per face-down outline: its middle has the table's colour. The detector sees backs where the table shows
+    through a map's holes; a back always differs from the cloth it lies on, or no player could see it either.
+    The table is what the picture's border shows off everything `found` (quads of cards and backs): a region
+    cut from a map for an update may be all cards, and then nothing is judged."""
+    if len(outlines) == 0:
+        return np.zeros(0, bool)
+    free = np.ones(image.shape[:2], np.uint8)
+    cv2.fillPoly(free, [np.round(q).astype(np.int32) for q in np.asarray(found).reshape(-1, 4, 2)], 0)
+    table = table_pixels(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), free > 0)
+    if table is None:
+        return np.zeros(len(outlines), bool)
+    colours = np.stack([centre_colour(image, o) for o in outlines]).astype(np.float32)
+    # a card's middle is averaged: the table's mean colour is its match on a patterned cloth, the median on a
+    # plain one with a hand or a coin at the border
+    near = [table_distance(colours, np.asarray(c, np.float32)) for c in (np.median(table, axis=0), table.mean(axis=0))]
+    return np.minimum(*near) < TABLE_BACK

@@ -1,0 +1,47 @@
+"""Face-down cards against the table they lie on: a back is never the table's own colour."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.backs import like_table
+from vision.cards.geometry import CARD_H_MM, CARD_W_MM
+from vision.synth.cards import render_back
+from vision.synth.scene import paste_card
+from vision.synth.textures import TEXTURES, table
+
+
+def _quad(x: float, y: float, width: float = 90.0) -> np.ndarray:
+    h = width * CARD_H_MM / CARD_W_MM
+    return np.array([[x, y], [x + width, y], [x + width, y + h], [x, y + h]], np.float32)
+
+
+def _back_and_bare(kind: str, design: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A table with a back laid on it; the back's outline and an outline over bare table."""
+    image = table(np.random.default_rng(seed), 640, 400, kind)
+    back, bare = _quad(120, 100), _quad(400, 100)
+    paste_card(image, render_back(design, 180), back)
+    quads = np.stack([back, bare])
+    return image, quads
+
+
+@pytest.mark.parametrize("kind", sorted(TEXTURES))
+@pytest.mark.parametrize("design", [0, 1])
+def test_a_back_is_never_taken_for_the_table(kind: str, design: int) -> None:
+    for seed in (3, 4, 5):
+        image, quads = _back_and_bare(kind, design, seed)
+        assert not like_table(image, quads, quads)[0]
+
+
+@pytest.mark.parametrize("kind", ["carpet", "felt", "marble", "plain"])  # checks and grain vary within a card
+def test_bare_table_taken_for_a_back_is_refused(kind: str) -> None:
+    for seed in (3, 4, 5):
+        image, quads = _back_and_bare(kind, 0, seed)
+        assert like_table(image, quads, quads)[1]
+
+
+def test_nothing_is_judged_when_cards_cover_the_border() -> None:
+    image = table(np.random.default_rng(4), 320, 240, sorted(TEXTURES)[0])
+    everything = np.array([[[0, 0], [320, 0], [320, 240], [0, 240]]], np.float32)
+    assert like_table(image, _quad(100, 40)[None], everything).tolist() == [False]

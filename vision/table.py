@@ -1,0 +1,40 @@
+"""The table a picture shows around what lies on it: the colour its border shows most.
+
+Both readers judge things against it: the board reader cuts the board out of the table, and the card
+reader refuses a face-down box whose middle is the table's own colour (the detector sees backs in a map's
+holes, where the table shows between cards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.tiles.grid import table_distance
+
+LEAST_FREE = 0.1  # the share of the border that must show the table for its colour to be read
+
+
+def border_pixels(image: np.ndarray) -> np.ndarray:
+    """The pixels (N, C) of a band along the picture's border, a fortieth of its shorter side wide."""
+    h, w = image.shape[:2]
+    band = max(2, min(h, w) // 40)
+    c = image.shape[2] if image.ndim == 3 else 1
+    return np.concatenate([image[:band].reshape(-1, c), image[-band:].reshape(-1, c),
+                           image[:, :band].reshape(-1, c), image[:, -band:].reshape(-1, c)])
+
+
+def table_pixels(lab: np.ndarray, free: np.ndarray | None = None) -> np.ndarray | None:
+    """The border's pixels that show the table. `free`: where the table may show (False on the things found on
+    it); None when too little of the border does."""
+    border = border_pixels(lab)
+    if free is None:
+        return border
+    shown = border_pixels(free.astype(np.uint8))[:, 0] > 0
+    return border[shown] if shown.mean() >= LEAST_FREE else None
+
+
+def table_colour(lab: np.ndarray) -> tuple[np.ndarray, float]:
+    """The table's Lab colour (the border's median) and its spread there (75th percentile of the distances)."""
+    border = border_pixels(lab)
+    table = np.median(border, axis=0)
+    return table, float(np.percentile(table_distance(border, table), 75))
