@@ -31,6 +31,11 @@ SETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
     ("tune-hands.yaml", 5, "an arm across a 72-tile board"),
     ("tune-hands.yaml", 12, "an arm across a 30-tile board"),
     ("tune-hands.yaml", 11, "a dark arm on a wooden table, where skin colour tells nothing"),
+    ("tune-hands2.yaml", 50, "cities touched by the fingertips joined the arm's skin (their hue differs)"),
+    ("tune-hands2.yaml", 23, "an arm lying over the board all along but where it enters: no table around it"),
+    ("tune-hands2.yaml", 59, "a pale arm on a wooden table, shaded away from the colour it enters with"),
+    ("tune-hands2.yaml", 64, "a long thin board: its far vanishing point placed badly; parallel lines fit"),
+    ("tune-hands2.yaml", 70, "30 small tiles on wood: the outline fit 0.86, searched again on the first fit"),
 ])
 def test_boards_that_broke_the_grid_are_read(name: str, index: int, why: str) -> None:
     scene, calibration, style = draw_scene(load_config(SETS / name, None), index)

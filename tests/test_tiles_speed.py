@@ -119,7 +119,7 @@ def test_edge_evidence_of_a_board_at_once_equals_tile_by_tile() -> None:
 def test_the_canvas_from_the_hulls_rim_equals_the_canvas_from_every_point() -> None:
     """`_fit_canvas` takes its hulls from each row's ends (and the first and last rows): same scale and size."""
     from vision.tiles.board import random_board
-    from vision.tiles.grid import _board_mask, _fill_holes, _fit_canvas, _rectifier
+    from vision.tiles.grid import _board_mask, _fill_holes, _fit_canvas, _rectifiers
     from vision.tiles.scene import SceneSpec, compose
 
     rng = np.random.default_rng(8)
@@ -127,7 +127,7 @@ def test_the_canvas_from_the_hulls_rim_equals_the_canvas_from_every_point() -> N
     work = cv2.resize(s.image, None, fx=0.625, fy=0.625, interpolation=cv2.INTER_AREA)
     mask = _fill_holes(_board_mask(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))[0])
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
-    rect = _rectifier(grey, mask)
+    rect = _rectifiers(grey, mask)[0]
     to_canvas, size = _fit_canvas(rect, mask)
     ys, xs = np.nonzero(mask)  # the plain form: hulls of every (sampled) point
     step = max(1, len(xs) // 20000)

@@ -29,10 +29,10 @@ COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at 
 # or: inner lines weaker than this against the kept ones, and the outline fits the coarser grid clearly better
 COARSER_LOOSE_RATIO = 0.9
 COARSER_BETTER = 1.2
-REFIT_SHARE = 0.75  # share of the outline on the best grid under which the pitch is searched again on that grid
+REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
-ENTRY_DISTANCE = 15.0  # Lab units: an arm on a wooden table keeps the colour it enters the picture with
+HAND_CHROMA = 8.0  # Lab a*b* units: an arm's pixels stay this near the hue it enters with (shading moves only L)
 STREAK_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))  # working px: thinner table streaks go
 
 
@@ -78,16 +78,19 @@ def find_grid(image: np.ndarray) -> Grid | None:
         if cells:
             return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
     outline = _outline_points(board_mask, arm)
-    found = _best_comb(grey, board_mask, _rectifier(grey, board_mask, arm), arm, outline)
+    rects = _rectifiers(grey, board_mask, arm)
+    found = _best_comb(grey, board_mask, rects[0], arm, outline)
     if found is None:
         return None
-    to_board, share = found
-    if share < REFIT_SHARE:
+    if found[1] < REFIT_SHARE:
         # vanishing points led astray (tile sides vary by a tenth across the canvas, no comb fits): the fitted
-        # grid, right where the outline fits it, rectifies the board better; search the pitch again on it
-        again = _best_comb(grey, board_mask, to_board, arm, outline)
-        if again is not None and again[1] > share:
-            to_board, share = again
+        # grid, right where the outline fits it, or the board with a family of lines taken as parallel may
+        # rectify it better; the pitch is searched again on each, and the grid the outline fits best kept
+        for rect in (found[0], *rects[1:]):
+            again = _best_comb(grey, board_mask, rect, arm, outline)
+            if again is not None and again[2] > found[2]:
+                found = again
+    to_board, share, _ = found
     cells = _occupied(raw_mask, to_board)
     coarser = _coarser(grey, cells, to_board)
     if coarser is not None:
@@ -106,9 +109,10 @@ def find_grid(image: np.ndarray) -> Grid | None:
 
 
 def _best_comb(grey: np.ndarray, board_mask: np.ndarray, rect: np.ndarray, arm: np.ndarray | None,
-               outline: np.ndarray) -> tuple[np.ndarray, float] | None:
+               outline: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     """The grid (picture -> board units) the outline fits best among the pitch candidates on the board as `rect`
-    rectifies it, and the share of the outline that fits it."""
+    rectifies it, the share of the outline that fits it, and its score (the share beyond chance, and among
+    equal fits the larger pitch: rectifications compare by it)."""
     to_canvas, canvas_size = _fit_canvas(rect, board_mask)
     canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
     fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
@@ -127,7 +131,9 @@ def _best_comb(grey: np.ndarray, board_mask: np.ndarray, rect: np.ndarray, arm: 
         score = (inliers - chance) / (1 - chance) + 0.05 * np.log(min(px, py))
         if best is None or score > best[0]:
             best = (score, fitted)
-    return None if best is None else _fit_outline(best[1], outline)
+    if best is None:
+        return None
+    return (*_fit_outline(best[1], outline), best[0])
 
 
 def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> tuple[float, np.ndarray] | None:
@@ -244,48 +250,59 @@ def _unlike(dist: np.ndarray, labels: np.ndarray, stats: np.ndarray, index: int)
 def _hands(bgr: np.ndarray, mask: np.ndarray, lab: np.ndarray) -> np.ndarray:
     """Skin-coloured parts of the board mask that reach the picture's border: an arm and its hand.
 
-    City paint can be skin-coloured too, but a city is ringed by its board while an arm crosses the table.
-    On a skin-coloured (wooden) table skin tells nothing, and the arm is what the board mask brings in
-    through the picture's border, in the colour it has there.
+    City paint can be skin-coloured too, but a city is ringed by its board while an arm crosses the table,
+    and an arm keeps the hue it enters the picture with (a tan city a fingertip touches does not). On a
+    skin-coloured (wooden) table skin tells nothing, and the arm is what the board mask brings in through
+    the picture's border, in the hue it has there.
     """
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH) > 0
     h, w = skin.shape
     band = max(2, min(h, w) // 40)
-    if np.r_[skin[:band].ravel(), skin[-band:].ravel()].mean() > 0.3:
-        skin = _entering(lab, mask, band)
-    skin &= mask
+    edge = np.zeros((h, w), bool)
+    edge[:band], edge[-band:], edge[:, :band], edge[:, -band:] = True, True, True, True
+    skin = mask.copy() if np.r_[skin[:band].ravel(), skin[-band:].ravel()].mean() > 0.3 else skin & mask
     n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.astype(np.uint8))
     hand = np.zeros((h, w), bool)
-    ring_kernel = np.ones((9, 9), np.uint8)
+    ring_kernel, beside_kernel = np.ones((9, 9), np.uint8), np.ones((25, 25), np.uint8)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         touches = x <= band or y <= band or x + bw >= w - band or y + bh >= h - band
         if not touches or area < HAND_AREA * h * w:
             continue
-        part = labels == i
-        ring = (cv2.dilate(part.astype(np.uint8), ring_kernel) > 0) & ~part
-        # an arm lies over the table for part of its length; a city at the picture's edge is ringed by tiles
-        if ring.any() and (~mask[ring]).mean() > 0.25:
+        part = _entry_hue(labels == i, lab, edge, band)
+        if part.sum() < HAND_AREA * h * w:
+            continue
+        near = cv2.dilate(part.astype(np.uint8), ring_kernel) > 0
+        ring = near & ~part
+        beside = (cv2.dilate(part.astype(np.uint8), beside_kernel) > 0) & ~near & edge  # past its blurred sides
+        # an arm lies over the table for part of its length, or at least where it enters the picture; a city
+        # at the picture's edge is ringed by tiles
+        if (ring.any() and (~mask[ring]).mean() > 0.25) or (beside.any() and (~mask[beside]).mean() > 0.5):
             hand |= part
     if hand.any():
         hand = cv2.dilate(hand.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
     return hand
 
 
-def _entering(lab: np.ndarray, mask: np.ndarray, band: int) -> np.ndarray:
-    """Pixels like the colour with which each part of the board mask crosses the picture's border."""
-    h, w = mask.shape
-    edge = np.zeros((h, w), bool)
-    edge[:band], edge[-band:], edge[:, :band], edge[:, -band:] = True, True, True, True
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((mask & edge).astype(np.uint8))
-    out = np.zeros((h, w), bool)
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < band * band:
+def _entry_hue(part: np.ndarray, lab: np.ndarray, edge: np.ndarray, band: int) -> np.ndarray:
+    """The pieces of `part` in the hue (Lab a*b*) with which it crosses the picture's border there, that reach it.
+
+    Shading and light move an arm's lightness, hardly its hue; city paint joined to it differs in hue by
+    more than the arm varies (classic and modern cities are skin-coloured, yet yellower than skin).
+    """
+    entries, at = cv2.connectedComponents((part & edge).astype(np.uint8))
+    chroma = lab[..., 1:].astype(np.float32)
+    same = np.zeros(part.shape, bool)
+    for k in range(1, entries):
+        piece = at == k
+        if piece.sum() < band * band:
             continue
-        colour = np.median(lab[labels == i], axis=0)
-        out |= np.linalg.norm(lab - colour, axis=2) < ENTRY_DISTANCE
-    return out
+        d = chroma - np.median(chroma[piece], axis=0)
+        same |= part & (np.hypot(d[..., 0], d[..., 1]) < HAND_CHROMA)
+    n, labels = cv2.connectedComponents(same.astype(np.uint8))
+    reach = np.unique(labels[same & edge])
+    return np.isin(labels, reach[reach > 0])
 
 
 def _single_tile(mask: np.ndarray) -> np.ndarray | None:
@@ -393,14 +410,20 @@ def _outline_segments(mask: np.ndarray, min_length: int) -> np.ndarray:
     return np.vstack(segments) if segments else np.zeros((0, 4))
 
 
-def _rectifier(grey: np.ndarray, mask: np.ndarray, arm: np.ndarray | None = None) -> np.ndarray:
-    """Image px -> rectified plane where the two tile-edge families run along x and y."""
+def _rectifiers(grey: np.ndarray, mask: np.ndarray, arm: np.ndarray | None = None) -> list[np.ndarray]:
+    """Image px -> rectified planes where the two tile-edge families run along x and y: the vanishing points'
+    first, then with one family or both taken as parallel lines (in their dominant direction).
+
+    Short tile sides, each laid a degree or two askew, place a vanishing point poorly (a tenth or more of
+    the pitch across the board on small tiles, most when an arm hides half of them); a parallel family is
+    then the better start, and the outline fit finds the perspective from there.
+    """
     h, w = grey.shape
     f = float(max(h, w))
     norm = np.array([[1 / f, 0, -w / (2 * f)], [0, 1 / f, -h / (2 * f)], [0, 0, 1]])
     segs = _segments(grey, mask, arm)
     if len(segs) < 2:
-        return norm
+        return [norm]
     p1 = np.c_[segs[:, :2], np.ones(len(segs))] @ norm.T
     p2 = np.c_[segs[:, 2:], np.ones(len(segs))] @ norm.T
     d = p2[:, :2] - p1[:, :2]
@@ -411,19 +434,26 @@ def _rectifier(grey: np.ndarray, mask: np.ndarray, arm: np.ndarray | None = None
     fam2 = _angle_diff(angle, a2) < 20
     v1 = _vanishing_point(p1[fam1], p2[fam1], length[fam1], a1)
     v2 = _vanishing_point(p1[fam2], p2[fam2], length[fam2], a2)
+    par1, par2 = (np.array([np.cos(np.radians(a)), np.sin(np.radians(a)), 0.0]) for a in (a1, a2))
+    out = [_rectify(u1, u2, a1, a2) @ norm for u1, u2 in ((v1, v2), (v1, par2), (par1, v2), (par1, par2))]
+    return [r for r in out if r is not None] or [norm]
+
+
+def _rectify(v1: np.ndarray, v2: np.ndarray, a1: float, a2: float) -> np.ndarray | None:
+    """Normalised image -> plane where the families meeting at v1 and v2 (directions a1, a2) run along x, y."""
     line = np.cross(v1, v2)
     if abs(line[2]) < 1e-9:
-        return norm
+        return None
     line = line / line[2]
     proj = np.array([[1, 0, 0], [0, 1, 0], line])
     d1 = _direction_at_centre(proj, v1, a1, axis=0)
     d2 = _direction_at_centre(proj, v2, a2, axis=1)
     basis = np.array([[d1[0], d2[0]], [d1[1], d2[1]]])
     if abs(np.linalg.det(basis)) < 1e-6:
-        return norm
+        return None
     affine = np.eye(3)
     affine[:2, :2] = np.linalg.inv(basis)
-    return affine @ proj @ norm
+    return affine @ proj
 
 
 def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
