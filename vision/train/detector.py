@@ -1,7 +1,7 @@
 """Train the card detector (YOLO11n-OBB from its .yaml, nothing downloaded) and export it to ONNX.
 
     nice -n 10 python -m vision.train.detector /tmp/cards-synth/data.yaml --epochs 10 --imgsz 416
-    python -m vision.train.detector /tmp/cards-synth/data.yaml --export models/cards-obb.onnx
+    python -m vision.train.detector /tmp/cards-synth/data.yaml --export models/cards-obb.onnx [--last]
 
 A further stage starts from the previous stage's weights under another run name, e.g.
     nice -n 10 python -m vision.train.detector DATA --epochs 8 --name obb2 --init /tmp/cards-runs/obb/weights/last.pt
@@ -107,7 +107,8 @@ def export(weights: Path, out: Path, imgsz: int) -> None:
     from ultralytics import YOLO
 
     model = YOLO(str(weights))
-    path = model.export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=17)
+    # any input size: `vision.cards.update` reads a changed region at the card scale of a whole frame
+    path = model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=False, opset=17)
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, out)
     print(f"exported {out} ({out.stat().st_size / 1e6:.1f} MB)")
@@ -123,6 +124,7 @@ def main() -> None:
     p.add_argument("--name", default=NAME, help="run name under /tmp/cards-runs (one per training stage)")
     p.add_argument("--init", type=Path, default=None, help="start from these weights instead of the .yaml")
     p.add_argument("--export", type=Path, default=None, help="export best.pt to this ONNX path instead of training")
+    p.add_argument("--last", action="store_true", help="export last.pt (the last epoch) instead of best.pt")
     p.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs (less when fine-tuning)")
     p.add_argument("--from-onnx", nargs=2, type=Path, metavar=("ONNX", "PT"), default=None,
                    help="write a checkpoint with an exported model's weights (calibrated on DATA's val images)")
@@ -133,7 +135,7 @@ def main() -> None:
         return
     if a.export is not None:
         weights = RUNS / a.name / "weights"
-        best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
+        best = weights / "best.pt" if (weights / "best.pt").exists() and not a.last else weights / "last.pt"
         export(best, a.export, a.imgsz)
         return
     train(a.data, a.epochs, a.imgsz, a.batch, a.fraction, a.name, a.init, a.warmup)
