@@ -36,6 +36,7 @@ SETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
     ("tune-hands2.yaml", 59, "a pale arm on a wooden table, shaded away from the colour it enters with"),
     ("tune-hands2.yaml", 64, "a long thin board: its far vanishing point placed badly; parallel lines fit"),
     ("tune-hands2.yaml", 70, "30 small tiles on wood: the outline fit 0.86, searched again on the first fit"),
+    ("tune.yaml", 81, "8 flat tiles, pale roads notch the outline: searched again, half the pitch fits it better"),
 ])
 def test_boards_that_broke_the_grid_are_read(name: str, index: int, why: str) -> None:
     scene, calibration, style = draw_scene(load_config(SETS / name, None), index)
@@ -43,6 +44,16 @@ def test_boards_that_broke_the_grid_are_read(name: str, index: int, why: str) ->
     _score(scene, predict(scene.image, calibration=calibration), tally, style)
     assert tally.tiles_missed <= 1 and tally.tiles_extra <= 2, why
     assert tally.tiles_right >= 0.9 * tally.tiles, why
+
+
+@pytest.mark.parametrize("index", [8, 36, 61])
+def test_no_tile_is_read_on_an_arm_beside_the_board(index: int) -> None:
+    """Skin reads as city and its rim blends into a blue cloth: cells mostly under the arm need field to count."""
+    scene, calibration, style = draw_scene(load_config(SETS / "tune-hands2.yaml", None), index)
+    assert scene.hidden  # the hand covers some tiles
+    tally = Tally()
+    _score(scene, predict(scene.image, calibration=calibration), tally, style)
+    assert tally.tiles_extra == 0 and tally.tiles_missed == 0
 
 
 def test_tiles_read_together_match_tiles_read_one_by_one() -> None:

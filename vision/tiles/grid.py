@@ -30,6 +30,7 @@ COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at 
 COARSER_LOOSE_RATIO = 0.9
 COARSER_BETTER = 1.2
 REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
+FINER = 0.6  # cell area against the first grid's under which a grid searched again counts as finer
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 HAND_CHROMA = 8.0  # Lab a*b* units: an arm's pixels stay this near the hue it enters with (shading moves only L)
@@ -44,6 +45,7 @@ class Grid:
     cells: list[Cell]  # cells that may hold a tile (mostly unlike the table); the reader confirms them
     table_lab: np.ndarray  # the table's colour, for the caller's own masks
     table_cut: float = 12.0  # table_distance beyond which a pixel is unlike the table
+    under_arm: frozenset[Cell] = frozenset()  # cells whose middle an arm mostly covers: no tile is read there
 
     def corners(self, cell: Cell) -> np.ndarray:
         """TL TR BR BL of a cell in image px."""
@@ -58,7 +60,8 @@ def find_grid(image: np.ndarray) -> Grid | None:
     work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     raw_mask, table_lab, table_cut = _board_mask(lab)
-    hand = _hands(work, raw_mask, lab)
+    skin = _hands(work, raw_mask, lab)
+    hand = cv2.dilate(skin.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0 if skin.any() else skin  # and its rim
     raw_mask &= ~hand
     # where an arm (or its shadow) cuts the board, the outline follows the arm, not the grid: no evidence there
     arm = cv2.dilate(hand.astype(np.uint8), np.ones((31, 31), np.uint8)) > 0 if hand.any() else None
@@ -76,7 +79,8 @@ def find_grid(image: np.ndarray) -> Grid | None:
         to_board, _ = _fit_outline(np.diag([nx, ny, 1.0]) @ to_unit, _outline_points(board_mask))
         cells = [(0, 0)] if (nx, ny) == (1, 1) else _occupied(raw_mask, to_board)
         if cells:
-            return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
+            return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut,
+                        _under_arm(skin, to_board))
     outline = _outline_points(board_mask, arm)
     rects = _rectifiers(grey, board_mask, arm)
     found = _best_comb(grey, board_mask, rects[0], arm, outline)
@@ -86,9 +90,13 @@ def find_grid(image: np.ndarray) -> Grid | None:
         # vanishing points led astray (tile sides vary by a tenth across the canvas, no comb fits): the fitted
         # grid, right where the outline fits it, or the board with a family of lines taken as parallel may
         # rectify it better; the pitch is searched again on each, and the grid the outline fits best kept
+        # (they mend the perspective, not the pitch: a grid finer than the first must fit the outline well)
+        first, centre = found[0], outline.mean(axis=0) if len(outline) else np.zeros(2)
         for rect in (found[0], *rects[1:]):
             again = _best_comb(grey, board_mask, rect, arm, outline)
-            if again is not None and again[2] > found[2]:
+            if again is None or again[2] <= found[2]:
+                continue
+            if again[1] >= REFIT_SHARE or _cell_area(again[0], centre) > FINER * _cell_area(first, centre):
                 found = again
     to_board, share, _ = found
     cells = _occupied(raw_mask, to_board)
@@ -105,7 +113,45 @@ def find_grid(image: np.ndarray) -> Grid | None:
             cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
-    return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut)
+    return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board))
+
+
+def _cell_area(to_board: np.ndarray, at: np.ndarray) -> float:
+    """Picture px of one cell at image point `at` (the map's local scale there)."""
+    pts = cv2.perspectiveTransform(np.array([[at, at + [1.0, 0.0], at + [0.0, 1.0]]], np.float64), to_board)[0]
+    (a, b), (c, d) = pts[1] - pts[0], pts[2] - pts[0]
+    return 1.0 / max(abs(float(a * d - b * c)), 1e-12)
+
+
+def _under_arm(hand: np.ndarray, to_board: np.ndarray) -> frozenset[Cell]:
+    """Cells whose middle is mostly arm, palm or fingers: what shows there is skin (read as a city), not a tile.
+
+    A city of the arm's hue that a fingertip joins to it is left out: an opening half the arm's width (as
+    it enters the picture) leaves the arm and palm (what still reaches the picture's border), and of the
+    rest a narrower one keeps what is thicker than a finger, those cities. A tile that much under an arm is
+    not read either way.
+    """
+    if not hand.any():
+        return frozenset()
+    h, w = hand.shape
+    band = max(2, min(h, w) // 40)
+    edge = np.zeros((h, w), bool)
+    edge[:band], edge[-band:], edge[:, :band], edge[:, -band:] = True, True, True, True
+    half_width = float(cv2.distanceTransform(hand.astype(np.uint8), cv2.DIST_L2, 3)[edge & hand].max())
+
+    def opened(mask: np.ndarray, size: float) -> np.ndarray:
+        k = max(3, int(size) | 1)
+        return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
+                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+
+    core = opened(hand, half_width)
+    n, labels = cv2.connectedComponents(core.astype(np.uint8))
+    reach = np.unique(labels[core & edge])
+    core = np.isin(labels, reach[reach > 0])
+    # fingers are a quarter of the arm's width; painted art speckles a joined city's hue, so close it first
+    rest = cv2.morphologyEx((hand & ~core).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    joined = opened(rest > 0, 0.6 * half_width)
+    return frozenset(_occupied(hand & ~joined, to_board, 0.5))
 
 
 def _best_comb(grey: np.ndarray, board_mask: np.ndarray, rect: np.ndarray, arm: np.ndarray | None,
@@ -280,8 +326,6 @@ def _hands(bgr: np.ndarray, mask: np.ndarray, lab: np.ndarray) -> np.ndarray:
         # at the picture's edge is ringed by tiles
         if (ring.any() and (~mask[ring]).mean() > 0.25) or (beside.any() and (~mask[beside]).mean() > 0.5):
             hand |= part
-    if hand.any():
-        hand = cv2.dilate(hand.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
     return hand
 
 

@@ -145,6 +145,8 @@ def _confirmed(unlike_table: np.ndarray, grid: Grid, box: list[Cell], seen: np.n
     candidates = set(grid.cells)
     mine = np.array([cell in candidates for cell in box])
     found = np.where(mine, (grass > 0.04) | (shield > 0.003) | (unlike > 0.6), (grass > 0.05) | (shield > 0.006))
+    # skin is unlike the table and its rim blends into blue cloth: where an arm lies, only field shows a tile
+    found &= np.array([cell not in grid.under_arm for cell in box]) | (grass > 0.05)
     return [cell for cell, keep in zip(box, whole & found, strict=True) if keep]
 
 
