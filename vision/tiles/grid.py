@@ -30,7 +30,7 @@ COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at 
 COARSER_LOOSE_RATIO = 0.9
 COARSER_BETTER = 1.2
 REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
-FINER = 0.6  # cell area against the first grid's under which a grid searched again counts as finer
+FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 HAND_CHROMA = 8.0  # Lab a*b* units: an arm's pixels stay this near the hue it enters with (shading moves only L)
@@ -90,13 +90,14 @@ def find_grid(image: np.ndarray) -> Grid | None:
         # vanishing points led astray (tile sides vary by a tenth across the canvas, no comb fits): the fitted
         # grid, right where the outline fits it, or the board with a family of lines taken as parallel may
         # rectify it better; the pitch is searched again on each, and the grid the outline fits best kept
-        # (they mend the perspective, not the pitch: a grid finer than the first must fit the outline well)
-        first, centre = found[0], outline.mean(axis=0) if len(outline) else np.zeros(2)
-        for rect in (found[0], *rects[1:]):
+        # (parallel families mend the perspective, not the pitch: a grid they give finer than the best so far
+        # must fit the outline well; the first fit's own search may go finer, as it always could)
+        centre = outline.mean(axis=0) if len(outline) else np.zeros(2)
+        for k, rect in enumerate((found[0], *rects[1:])):
             again = _best_comb(grey, board_mask, rect, arm, outline)
             if again is None or again[2] <= found[2]:
                 continue
-            if again[1] >= REFIT_SHARE or _cell_area(again[0], centre) > FINER * _cell_area(first, centre):
+            if k == 0 or again[1] >= REFIT_SHARE or _cell_area(again[0], centre) > FINER * _cell_area(found[0], centre):
                 found = again
     to_board, share, _ = found
     cells = _occupied(raw_mask, to_board)
