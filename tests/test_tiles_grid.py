@@ -37,6 +37,7 @@ SETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
     ("tune-hands2.yaml", 64, "a long thin board: its far vanishing point placed badly; parallel lines fit"),
     ("tune-hands2.yaml", 70, "30 small tiles on wood: the outline fit 0.86, searched again on the first fit"),
     ("tune.yaml", 81, "8 flat tiles, pale roads notch the outline: searched again, half the pitch fits it better"),
+    ("tune.yaml", 341, "8 classic tiles read at twice the pitch first: the first fit's own search finds it"),
 ])
 def test_boards_that_broke_the_grid_are_read(name: str, index: int, why: str) -> None:
     scene, calibration, style = draw_scene(load_config(SETS / name, None), index)
