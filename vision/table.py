@@ -7,9 +7,8 @@ holes, where the table shows between cards).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
-
-from vision.tiles.grid import table_distance
 
 LEAST_FREE = 0.1  # the share of the border that must show the table for its colour to be read
 
@@ -38,3 +37,20 @@ def table_colour(lab: np.ndarray) -> tuple[np.ndarray, float]:
     border = border_pixels(lab)
     table = np.median(border, axis=0)
     return table, float(np.percentile(table_distance(border, table), 75))
+
+
+def table_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Colour distance from the table; darker than the table counts little (shadows are table too).
+
+    A uint8 Lab picture goes through one look-up table per channel (it runs over whole boards).
+    """
+    if lab.dtype == np.uint8 and lab.ndim == 3:
+        levels = np.arange(256, dtype=np.float32)[:, None] - np.asarray(table, np.float32)[None, :]  # (256, 3)
+        levels[:, 0] *= np.where(levels[:, 0] > 0, 0.25, 0.08)
+        squares = cv2.LUT(lab, (levels * levels).reshape(1, 256, 3))
+        return cv2.sqrt(cv2.transform(squares, np.ones((1, 3), np.float32)))
+    lab = lab if lab.dtype.kind == "f" else lab.astype(np.float32)
+    diff = lab - np.asarray(table, lab.dtype)  # float32 pictures stay float32
+    light = diff[..., 0]
+    light *= np.where(light > 0, 0.25, 0.08).astype(lab.dtype)
+    return np.sqrt(light * light + diff[..., 1] * diff[..., 1] + diff[..., 2] * diff[..., 2])

@@ -12,8 +12,7 @@ import cv2
 import numpy as np
 
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image
-from vision.table import table_pixels
-from vision.tiles.grid import table_distance
+from vision.table import table_distance, table_pixels
 
 TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the table (seed 777: false backs 0.6-2.7
 # from it, true ones 8.2 and more)

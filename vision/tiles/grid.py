@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.table import table_colour, table_distance
+
 Cell = tuple[int, int]
 WORK_SIDE = 800  # longest side the grid is searched at
 MIN_PITCH = 14.0  # rectified px
@@ -265,13 +267,9 @@ def _comb(comb: tuple[float, float, float, float]) -> np.ndarray:
 def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """Pixels unlike the table, the table being what the picture's border shows most."""
     h, w = lab.shape[:2]
-    band = max(2, min(h, w) // 40)
-    border = np.concatenate([lab[:band].reshape(-1, 3), lab[-band:].reshape(-1, 3),
-                             lab[:, :band].reshape(-1, 3), lab[:, -band:].reshape(-1, 3)])
-    table = np.median(border, axis=0)
-    spread = np.percentile(table_distance(border, table), 75)
+    table, spread = table_colour(lab)
     dist = table_distance(lab, table)
-    cut = max(10.0, 2.5 * float(spread))
+    cut = max(10.0, 2.5 * spread)
     mask = (dist > cut).astype(np.uint8)
     k = max(3, min(h, w) // 200 * 2 + 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
@@ -384,23 +382,6 @@ def _single_tile(mask: np.ndarray) -> np.ndarray | None:
     quad = quad[np.argsort(angle)]  # clockwise on screen (y down), starting anywhere
     first = int(np.argmin(quad.sum(axis=1)))
     return np.roll(quad, -first, axis=0)
-
-
-def table_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """Colour distance from the table; darker than the table counts little (shadows are table too).
-
-    A uint8 Lab picture goes through one look-up table per channel (it runs over whole boards).
-    """
-    if lab.dtype == np.uint8 and lab.ndim == 3:
-        levels = np.arange(256, dtype=np.float32)[:, None] - np.asarray(table, np.float32)[None, :]  # (256, 3)
-        levels[:, 0] *= np.where(levels[:, 0] > 0, 0.25, 0.08)
-        squares = cv2.LUT(lab, (levels * levels).reshape(1, 256, 3))
-        return cv2.sqrt(cv2.transform(squares, np.ones((1, 3), np.float32)))
-    lab = lab if lab.dtype.kind == "f" else lab.astype(np.float32)
-    diff = lab - np.asarray(table, lab.dtype)  # float32 pictures stay float32
-    light = diff[..., 0]
-    light *= np.where(light > 0, 0.25, 0.08).astype(lab.dtype)
-    return np.sqrt(light * light + diff[..., 1] * diff[..., 1] + diff[..., 2] * diff[..., 2])
 
 
 def _close_channels(mask: np.ndarray) -> np.ndarray:
