@@ -139,7 +139,9 @@ def _confirmed(unlike_table: np.ndarray, grid: Grid, box: list[Cell], seen: np.n
     # a grey table under a green cast is no field, a blue cloth no shield
     grass = share(~not_field & unlike_table)
     blue_all = share(blue)
-    shield = np.where(blue_all < 0.3, share(blue & unlike_table), 0.0)
+    # a shield is a patch of blue: single pixels of a dark blue cloth under uneven light are none
+    shields = cv2.morphologyEx((blue & unlike_table).view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+    shield = np.where(blue_all < 0.3, share(shields), 0.0)
     unlike = share(unlike_table)
     whole = share(seen) >= 0.95  # not partly outside the picture
     candidates = set(grid.cells)
