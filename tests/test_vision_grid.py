@@ -160,6 +160,29 @@ def test_an_unread_card_whose_box_is_turned_is_read_through_a_turned_outline() -
     assert len(nothing) == 0 and len(kept) == 1
 
 
+@pytest.mark.parametrize("degrees", [20.0, -30.0])
+def test_an_unread_card_in_an_upright_box_is_read_through_the_turned_card_the_box_holds(degrees: float) -> None:
+    """A real photo's box of a partly covered card is upright (its labels were): the card it holds, turned,
+    is smaller than the box."""
+    import cv2
+
+    from vision.cards import _inscribed, _read_turned, _turned
+    from vision.detections import CardDetections
+    from vision.synth.cards import render_face
+    from vision.synth.scene import paste_card
+
+    scene = np.full((540, 960, 3), 40, np.uint8)
+    card = _turned(np.array([[400, 150], [526, 150], [526, 326], [400, 326]], np.float32), degrees)
+    paste_card(scene, render_face("9D", 0, 252), card)
+    x, y, w, h = cv2.boundingRect(card.astype(np.float32))
+    box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+    assert quad_iou(_inscribed(box, degrees), card) > 0.9
+    unread = CardDetections(["?"], box[None], np.ones(1, np.float32), np.full(1, -1, np.int16), np.zeros(1, bool))
+    read, still = _read_turned(scene, unread)
+    assert read.codes == ["9D"] and len(still) == 0
+    assert quad_iou(read.corners[0], card) > 0.8
+
+
 def test_cards_laid_apart_in_rows_make_no_grid_of_touching_cards() -> None:
     """A map laid 16 mm apart is no mosaic: its cells would cut cards in two. (Seen in perspective, with the
     piles beside it, every fourth card fell near a line of a grid of touching cards: the Superheld video test

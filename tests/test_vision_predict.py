@@ -60,6 +60,7 @@ def test_real_photos_are_measured() -> None:
     assert score["images"] == 20 and score["cards"] >= 20
     assert score["recall_iou50"] >= 0.95
     assert score["rank_accuracy_of_all"] >= 0.9
+    assert score["extra_cards"] <= 2  # cards read where none lies (a card read twice, a book)
 
 
 def _covered_card(blank_middle: bool) -> tuple[np.ndarray, np.ndarray]:

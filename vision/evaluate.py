@@ -46,6 +46,7 @@ class RealScore:
     found: int = 0
     unread: int = 0  # found, but reported with the code "?" (index not readable)
     rank_right: int = 0
+    extra: int = 0  # face-up readings of no card (see `_extra`): a second reading of a card, papers, a box
     seconds: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -55,6 +56,7 @@ class RealScore:
                 "rank_accuracy_of_found": round(self.rank_right / max(1, self.found), 4),
                 "rank_accuracy_of_read": round(self.rank_right / max(1, self.found - self.unread), 4),
                 "rank_accuracy_of_all": round(self.rank_right / max(1, self.boxes), 4),
+                "extra_cards": self.extra,
                 "median_ms": round(1000 * float(np.median(self.seconds)), 1) if self.seconds else None}
 
 
@@ -73,18 +75,29 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
         score.images += 1
         boxes = [quad_bounds(c) for c in dets.corners]
         used: set[int] = set()
+        missed: list = []
         for name, gt in read_voc(xml):
             score.boxes += 1
             ious = [(box_iou(gt, b), k) for k, b in enumerate(boxes) if k not in used]
             best = max(ious, default=(0.0, -1))
             if best[0] < 0.5:
+                missed.append(gt)
                 continue
             used.add(best[1])
             score.found += 1
             code = dets.codes[best[1]]
             score.unread += int(code == UNREAD)
             score.rank_right += int(code != "back" and code[:-1] == RANK_NAMES.get(name, "?"))
+        score.extra += _extra(dets, boxes, used, missed)
     return score
+
+
+def _extra(dets: CardDetections, boxes: list, used: set[int], missed: list) -> int:
+    """Face-up readings matched to no labelled card, leaving out loose outlines of the cards missed (IoU 0.3 with
+    one): a card read twice counts once as extra, as a player would see two cards where one lies. Face-down cards
+    are not labelled in these photos, so they are not counted."""
+    return sum(1 for k, b in enumerate(boxes) if k not in used and dets.codes[k] != "back"
+               and not any(box_iou(gt, b) >= 0.3 for gt in missed))
 
 
 def match_cards(dets: CardDetections, truths: list, iou: float = 0.5) -> tuple[int, int, int, dict[int, int]]:

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"real photos, {args.split} ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
               f"{real['recall_iou50']:.2%} ({real['found_unread']} of them unread, '?'), rank accuracy "
               f"{real['rank_accuracy_of_read']:.2%} of read, {real['rank_accuracy_of_found']:.2%} of found "
-              f"({real['rank_accuracy_of_all']:.2%} of all)")
+              f"({real['rank_accuracy_of_all']:.2%} of all); {real['extra_cards']} extra cards")
     else:
         print(f"real photos: {real}")
     syn = result.get("synthetic")

@@ -40,10 +40,10 @@ BOX_SCORE = 0.3  # the detector score a card, back or index box needs (but see F
 PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 MIN_READ = 0.4  # a reading less sure than this is no reading (40 synthetic scenes, seed 777: 7 of 71 wrong codes,
 # 5 of 11 false cards and 2 of 482 right codes lie below it)
+ON_CARD_MARGIN = 0.08  # an index box this far (of the card's size) outside a read card still lies on it
 FAN_INDEX_SCORE = 0.1  # an index box next to a read card (a fan's) needs only this score
 FAN_SIDEWAYS_MM = 3.0  # how far a fanned card may lie sideways of the card on it
 FAN_COLUMN_MM = 7.0  # how far sideways of a card's index column a fanned card's index may lie
-OWN_INDEX_MM = (8.0, 10.0)  # an index box centre this near (x, y) a card's printed index centre is that card's
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 TURNS = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # degrees an unread card's outline is turned by to read it
@@ -182,21 +182,27 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
     return read, unread
 
 
+def _scaled(quads: np.ndarray, factor: float) -> np.ndarray:
+    """Quads (N, 4, 2) scaled by `factor` about their centres."""
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    centres = q.mean(axis=1, keepdims=True)
+    return centres + (q - centres) * factor
+
+
 def _apart(cards: CardDetections, seen: CardDetections) -> CardDetections:
     """The cards that lie on none of the `seen` ones (no overlap of note, centre outside)."""
     return cards[~_lies_on(cards.corners, seen.corners)] if len(cards) else cards
 
 
 def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections, conf: float) -> CardDetections:
-    """Index corners that lie at no read card's own index: a card whose body is covered (fans, stacks). Index boxes need
+    """Index corners that lie on no read card: a card whose body is covered (fans, stacks). Index boxes need
     the score `conf`, or only FAN_INDEX_SCORE in line with a read card: a fan's half-hidden indices are the
     detector's least sure boxes, and the card beside them gives their outline."""
     candidates: list[np.ndarray] = []
     group: list[int] = []  # which index box each candidate outline is for
     centres = indices.quads.mean(axis=1)
-    # an index at a read card's own corner is that card's (touching cards in a map), not a fanned card's; one further
-    # in lies on the card under it (each card of a weapon stack covers the body of the one under it)
-    covered = _at_own_index(centres, faces.corners)
+    # an index on a read card's edge is that card's (touching cards in a map), not a fanned card's
+    covered = points_in_quads(centres, _scaled(faces.corners, 1.0 + ON_CARD_MARGIN)).any(axis=1)
     for k in np.nonzero(~covered)[0]:
         ways = []
         if indices.scores[k] >= conf:
@@ -224,23 +230,6 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     return CardDetections(list(picked), np.array([v[1] for v in picked.values()], np.float32).reshape(-1, 4, 2),
                           np.array([v[0] for v in picked.values()], np.float32), np.full(n, -1, np.int16),
                           np.ones(n, bool))
-
-
-def _at_own_index(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """(M,): whether each point lies at a printed index of one of the cards (any corner: four-index decks), as
-    the card's own index box would; a fanned card's index lies further in, on the card under it."""
-    points = np.asarray(points, np.float32).reshape(-1, 2)
-    out = np.zeros(len(points), bool)
-    if not len(points):
-        return out
-    centre = INDEX_BOX_MM.mean(axis=0)
-    own = np.array([centre, [CARD_W_MM - centre[0], centre[1]], [CARD_W_MM - centre[0], CARD_H_MM - centre[1]],
-                    [centre[0], CARD_H_MM - centre[1]]], np.float32)
-    for card in np.asarray(cards, np.float32).reshape(-1, 4, 2):
-        mm = cv2.perspectiveTransform(points[:, None], np.linalg.inv(card_to_image(card)))[:, 0]
-        off = np.abs(mm[:, None, :] - own[None])
-        out |= ((off[..., 0] < OWN_INDEX_MM[0]) & (off[..., 1] < OWN_INDEX_MM[1])).any(axis=1)
-    return out
 
 
 def _fanned_from(point: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
@@ -313,15 +302,41 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
 
 def _read_turned(image: np.ndarray, unread: CardDetections) -> tuple[CardDetections, CardDetections]:
     """The unread cards that read surely (TURNED_READ) through their outline turned about its centre by one of
-    TURNS, and those still unread: the detector's box of a card lying near 45 degrees is often turned by 10 to
-    30 (real tune half: 3 of 23 unread cards read right so, one wrong)."""
+    TURNS, or through the card turned so that the box just holds it, and those still unread: the detector's box
+    of a card lying near 45 degrees is often turned by 10 to 30 (real tune half: 3 of 23 unread cards read right
+    so, one wrong), and a partly covered card's box upright around it (real tune half: one more card read)."""
     inside = [k for k, q in enumerate(unread.corners) if _in_image(q, image)]  # one cut by the frame stays unread
     if not inside:
         return CardDetections(), unread
-    outlines = np.array([_turned(unread.corners[k], deg) for k in inside for deg in TURNS], np.float32)
+    outlines = [_turned(unread.corners[k], deg) for k in inside for deg in TURNS]
     owner = [k for k in inside for _ in TURNS]
+    for k in inside:  # and the turned card the box just holds, when the box is upright around it
+        held = [(q, k) for q in (_inscribed(unread.corners[k], deg) for deg in TURNS) if q is not None]
+        outlines += [q for q, _ in held]
+        owner += [k for _, k in held]
+    outlines = np.array(outlines, np.float32)
     codes, conf, corners = read_cards(image, outlines)
     return _rescued(unread, codes, conf, corners, owner, TURNED_READ)
+
+
+def _inscribed(quad: np.ndarray, degrees: float) -> np.ndarray | None:
+    """The card turned by `degrees` that the box just holds: an upright box around a turned card is larger than
+    the card (w = W cos + H sin, h = W sin + H cos)."""
+    a = np.radians(abs(degrees))
+    cos, sin = np.cos(a), np.sin(a)
+    w, h = np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])
+    det = cos * cos - sin * sin  # cos 2a: near 45 degrees any card fits a square box, so none is solved for
+    if det < 0.3:
+        return None
+    card_w, card_h = (w * cos - h * sin) / det, (h * cos - w * sin) / det
+    if card_w < 0.3 * w or card_h < 0.3 * h:
+        return None
+    centre = quad.mean(axis=0)
+    u = (quad[1] - quad[0]) / w
+    v = (quad[3] - quad[0]) / h
+    corners = np.array([[-card_w, -card_h], [card_w, -card_h], [card_w, card_h], [-card_w, card_h]], np.float32) / 2
+    upright = centre + corners[:, :1] * u + corners[:, 1:] * v
+    return _turned(upright.astype(np.float32), degrees)
 
 
 def _turned(quad: np.ndarray, degrees: float) -> np.ndarray:
