@@ -14,8 +14,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.table import table_distance
 from vision.tiles.catalog import TILES
-from vision.tiles.grid import Grid, find_grid, table_distance
+from vision.tiles.grid import Grid, find_grid
 from vision.tiles.matcher import Reading, match_board
 from vision.tiles.meeples import CANDIDATE_DISTANCES, Blob, Calibration, feature_at, find_meeples
 from vision.tiles.meeples import _distance as colour_distance
