@@ -22,12 +22,10 @@ def border_pixels(image: np.ndarray) -> np.ndarray:
                            image[:, :band].reshape(-1, c), image[:, -band:].reshape(-1, c)])
 
 
-def table_pixels(image: np.ndarray, free: np.ndarray | None = None, step: int = 1) -> np.ndarray | None:
+def table_pixels(image: np.ndarray, free: np.ndarray, step: int = 1) -> np.ndarray | None:
     """The border's pixels (N, C) that show the table, every `step`-th of them. `free`: where the table may show
-    (False on the things found on it); None when too little of the border does."""
+    (zero on the things found on it); None when too little of the border does."""
     border = border_pixels(image)[::step]
-    if free is None:
-        return border
     shown = border_pixels(free)[::step, 0] > 0
     return border[shown] if shown.mean() >= LEAST_FREE else None
 

@@ -311,9 +311,9 @@ def _read_turned(image: np.ndarray, unread: CardDetections) -> tuple[CardDetecti
     outlines = [_turned(unread.corners[k], deg) for k in inside for deg in TURNS]
     owner = [k for k in inside for _ in TURNS]
     for k in inside:  # and the turned card the box just holds, when the box is upright around it
-        held = [(q, k) for q in (_inscribed(unread.corners[k], deg) for deg in TURNS) if q is not None]
-        outlines += [q for q, _ in held]
-        owner += [k for _, k in held]
+        held = [q for q in (_inscribed(unread.corners[k], deg) for deg in TURNS) if q is not None]
+        outlines += held
+        owner += [k] * len(held)
     outlines = np.array(outlines, np.float32)
     codes, conf, corners = read_cards(image, outlines)
     return _rescued(unread, codes, conf, corners, owner, TURNED_READ)
