@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.backs import back_designs, like_table
+from vision.cards.backs import back_designs, centre_colours, like_table
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
 from vision.cards.geometry import (
@@ -426,10 +426,11 @@ def _found(boxes: Boxes, conf: float, faces: CardDetections) -> np.ndarray:
 def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray) -> CardDetections:
     """Face-down cards, but none of the table's own colour (see `backs.like_table`)."""
     outlines = _outlines(image, backs)
-    keep = ~like_table(image, outlines, found)
-    outlines, n = outlines[keep], int(keep.sum())
-    return CardDetections(["back"] * n, outlines, backs.scores[keep].astype(np.float32),
-                          back_designs(image, outlines), np.zeros(n, bool))
+    colours = centre_colours(image, outlines)
+    keep = ~like_table(image, colours, found)
+    n = int(keep.sum())
+    return CardDetections(["back"] * n, outlines[keep], backs.scores[keep].astype(np.float32),
+                          back_designs(colours[keep]), np.zeros(n, bool))
 
 
 def _lying_on(quads: np.ndarray, others: np.ndarray) -> np.ndarray:

@@ -45,30 +45,34 @@ def _references() -> np.ndarray:
     return np.stack(refs)
 
 
-def back_designs(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
-    """Design 0 or 1 per face-down outline, by colour (chroma a, b weigh more than lightness)."""
-    if len(outlines) == 0:
+def centre_colours(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """(N, 3) `centre_colour` of each outline: read once, both to judge a back and to tell its design."""
+    return np.array([centre_colour(image, o) for o in outlines], np.float32).reshape(-1, 3)
+
+
+def back_designs(colours: np.ndarray) -> np.ndarray:
+    """Design 0 or 1 per face-down card's `centre_colours`, by colour (chroma a, b weigh more than lightness)."""
+    if len(colours) == 0:
         return np.zeros(0, np.int16)
-    colours = np.stack([centre_colour(image, o) for o in outlines])
     weights = np.array([0.3, 1.0, 1.0], np.float32)
     d = (((colours[:, None, :] - _references()[None]) * weights) ** 2).sum(axis=2)
     return d.argmin(axis=1).astype(np.int16)
 
 
-def like_table(image: np.ndarray, outlines: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """Per face-down outline: its middle has the table's colour. The detector sees backs where the table shows
-    through a map's holes; a back always differs from the cloth it lies on, or no player could see it either.
+def like_table(image: np.ndarray, colours: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Per face-down card's `centre_colours`: its middle has the table's colour. The detector sees backs where
+    the table shows through a map's holes; a back always differs from the cloth it lies on, or no player could
+    see it either.
     The table is what the picture's border shows off everything `found` (quads of cards and backs): a region
     cut from a map for an update may be all cards, and then nothing is judged."""
-    if len(outlines) == 0:
+    if len(colours) == 0:
         return np.zeros(0, bool)
     free = np.ones(image.shape[:2], np.uint8)
     cv2.fillPoly(free, [np.round(q).astype(np.int32) for q in np.asarray(found).reshape(-1, 4, 2)], 0)
     table = table_pixels(image, free, TABLE_STEP)
     if table is None:
-        return np.zeros(len(outlines), bool)
+        return np.zeros(len(colours), bool)
     table = cv2.cvtColor(table[:, None, :], cv2.COLOR_BGR2LAB)[:, 0].astype(np.float32)
-    colours = np.stack([centre_colour(image, o) for o in outlines]).astype(np.float32)
     # a card's middle is averaged: the table's mean colour is its match on a patterned cloth, the median on a
     # plain one with a hand or a coin at the border
     near = [table_distance(colours, np.asarray(c, np.float32)) for c in (np.median(table, axis=0), table.mean(axis=0))]
