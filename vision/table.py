@@ -13,10 +13,23 @@ import numpy as np
 LEAST_FREE = 0.1  # the share of the border that must show the table for its colour to be read
 
 
+def border_band(shape: tuple[int, ...]) -> int:
+    """Width of the band along a picture's border that shows the table: a fortieth of its shorter side."""
+    return max(2, min(shape[:2]) // 40)
+
+
+def border_mask(shape: tuple[int, ...]) -> np.ndarray:
+    """(H, W) bool: the `border_band` all round the picture."""
+    h, w = shape[:2]
+    band = border_band(shape)
+    edge = np.zeros((h, w), bool)
+    edge[:band], edge[-band:], edge[:, :band], edge[:, -band:] = True, True, True, True
+    return edge
+
+
 def border_pixels(image: np.ndarray) -> np.ndarray:
-    """The pixels (N, C) of a band along the picture's border, a fortieth of its shorter side wide."""
-    h, w = image.shape[:2]
-    band = max(2, min(h, w) // 40)
+    """The pixels (N, C) of the `border_band` all round the picture."""
+    band = border_band(image.shape)
     c = image.shape[2] if image.ndim == 3 else 1
     return np.concatenate([image[:band].reshape(-1, c), image[-band:].reshape(-1, c),
                            image[:, :band].reshape(-1, c), image[:, -band:].reshape(-1, c)])

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.table import table_colour, table_distance
+from vision.table import border_band, border_mask, table_colour, table_distance
 
 Cell = tuple[int, int]
 WORK_SIDE = 800  # longest side the grid is searched at
@@ -136,10 +136,7 @@ def _under_arm(hand: np.ndarray, to_board: np.ndarray) -> frozenset[Cell]:
     """
     if not hand.any():
         return frozenset()
-    h, w = hand.shape
-    band = max(2, min(h, w) // 40)
-    edge = np.zeros((h, w), bool)
-    edge[:band], edge[-band:], edge[:, :band], edge[:, -band:] = True, True, True, True
+    edge = border_mask(hand.shape)
     half_width = float(cv2.distanceTransform(hand.astype(np.uint8), cv2.DIST_L2, 3)[edge & hand].max())
 
     def opened(mask: np.ndarray, size: float) -> np.ndarray:
@@ -303,9 +300,7 @@ def _hands(bgr: np.ndarray, mask: np.ndarray, lab: np.ndarray) -> np.ndarray:
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH) > 0
     h, w = skin.shape
-    band = max(2, min(h, w) // 40)
-    edge = np.zeros((h, w), bool)
-    edge[:band], edge[-band:], edge[:, :band], edge[:, -band:] = True, True, True, True
+    band, edge = border_band(skin.shape), border_mask(skin.shape)
     skin = mask.copy() if np.r_[skin[:band].ravel(), skin[-band:].ravel()].mean() > 0.3 else skin & mask
     n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.astype(np.uint8))
     hand = np.zeros((h, w), bool)
