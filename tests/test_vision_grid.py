@@ -96,6 +96,17 @@ def test_a_missing_card_leaves_its_cell_empty() -> None:
     assert len(grid.empty_cells(corners.mean(axis=1), ring=1)) > 0  # the ring around the map
 
 
+def test_a_full_map_has_no_empty_cells_and_outlines_none() -> None:
+    """OpenCV transforms no points to None; a map with no hole must give empty arrays, not fail."""
+    _, truths = _map_scene()
+    corners = _corners(truths)
+    grid = map_grid(corners, np.ones(len(corners)))
+    assert grid is not None
+    empty = grid.empty_cells(corners.mean(axis=1), ring=0)
+    assert grid.outlines(empty).shape == (len(empty), 4, 2)
+    assert grid.outlines(np.zeros((0, 2), int)).shape == (0, 4, 2)
+
+
 @pytest.mark.parametrize("along", [0.4, -0.45])
 def test_a_card_misread_through_a_wrong_outline_is_read_again_in_its_cell(along: float) -> None:
     from vision.cards import _read_in_grid

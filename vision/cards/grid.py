@@ -48,6 +48,8 @@ class Grid:
     def outlines(self, cells: np.ndarray) -> np.ndarray:
         """Corners (M, 4, 2) of cells (M, 2)."""
         mm = CARD_MM[None] + (np.asarray(cells, np.float32).reshape(-1, 1, 2) * PITCH_MM)
+        if not len(mm):  # OpenCV returns None for no points
+            return np.zeros((0, 4, 2), np.float32)
         return cv2.perspectiveTransform(mm.reshape(1, -1, 2).astype(np.float32), self.homography).reshape(-1, 4, 2)
 
     def cells_under(self, point: np.ndarray) -> list[np.ndarray]:
@@ -109,6 +111,8 @@ def cells_beside(quad: np.ndarray, cards: np.ndarray) -> list[np.ndarray]:
 def _to_mm(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """Image points (N, 2) in the frame that `homography` (mm -> image) maps from."""
     pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
+    if not len(pts):  # OpenCV returns None for no points
+        return np.zeros((0, 2), np.float32)
     return cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
 
 
