@@ -41,9 +41,13 @@ PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 MIN_READ = 0.4  # a reading less sure than this is no reading (40 synthetic scenes, seed 777: 7 of 71 wrong codes,
 # 5 of 11 false cards and 2 of 482 right codes lie below it)
 ON_CARD_MARGIN = 0.08  # an index box this far (of the card's size) outside a read card still lies on it
+OWN_INDEX_MM = (8.0, 10.0)  # an index box centre this near (x, y) a card's printed index centre is that card's
 FAN_INDEX_SCORE = 0.1  # an index box next to a read card (a fan's) needs only this score
-FAN_SIDEWAYS_MM = 3.0  # how far a fanned card may lie sideways of the card on it
+FAN_SIDEWAYS_MM = 3.0  # how far a fanned card may lie sideways of the card on it (in a map: see STACK_*)
 FAN_COLUMN_MM = 7.0  # how far sideways of a card's index column a fanned card's index may lie
+STACK_SIDEWAYS_MM = 12.0  # off a map (a weapon stack) the cards drift sideways more: a few mm per card laid
+STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this far each way of its index box
+STACK_APART_MM = 15.0  # two fanned cards' printed indices lie at least this far apart (less hides the index)
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 TURNS = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # degrees an unread card's outline is turned by to read it
@@ -65,7 +69,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     proposals = propose(image, min_card_area) if not is_map(boxes) else np.zeros((0, 4, 2), np.float32)
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
     faces = _unique(read)
-    fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf)
+    fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=not is_map(boxes))
     backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), _found(boxes, conf, faces))
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE))
@@ -194,23 +198,36 @@ def _apart(cards: CardDetections, seen: CardDetections) -> CardDetections:
     return cards[~_lies_on(cards.corners, seen.corners)] if len(cards) else cards
 
 
-def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections, conf: float) -> CardDetections:
+def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections, conf: float,
+                        stack: bool = False) -> CardDetections:
     """Index corners that lie on no read card: a card whose body is covered (fans, stacks). Index boxes need
     the score `conf`, or only FAN_INDEX_SCORE in line with a read card: a fan's half-hidden indices are the
-    detector's least sure boxes, and the card beside them gives their outline."""
-    candidates: list[np.ndarray] = []
-    group: list[int] = []  # which index box each candidate outline is for
+    detector's least sure boxes, and the card beside them gives their outline.
+    Off a map (`stack`) a weapon stack's bottom card, read through its whole outline, covers the indices of the
+    cards laid on it: an index box on a read card, away from its printed corners and in line beyond another
+    read card, is a fanned card's too; the cards drift sideways (STACK_SIDEWAYS_MM), the box is loose (its
+    outline is tried STACK_JITTER_MM each way), and two readings closer than STACK_APART_MM are one card."""
     centres = indices.quads.mean(axis=1)
     # an index on a read card's edge is that card's (touching cards in a map), not a fanned card's
-    covered = points_in_quads(centres, _scaled(faces.corners, 1.0 + ON_CARD_MARGIN)).any(axis=1)
-    for k in np.nonzero(~covered)[0]:
+    on = points_in_quads(centres, _scaled(faces.corners, 1.0 + ON_CARD_MARGIN))
+    beside = ~on.any(axis=1)
+    if stack and len(faces):
+        beside |= ~_at_own_index(centres, faces.corners)
+    sideways = STACK_SIDEWAYS_MM if stack else FAN_SIDEWAYS_MM
+    column = STACK_SIDEWAYS_MM if stack else FAN_COLUMN_MM
+    j = STACK_JITTER_MM if stack else 0.0
+    jitter = [(dx, dy) for dx in (-j, 0.0, j) for dy in (-j, 0.0, j)] if j else [(0.0, 0.0)]
+    candidates: list[np.ndarray] = []
+    group: list[int] = []  # which index box each candidate outline is for
+    for k in np.nonzero(beside)[0]:
         ways = []
-        if indices.scores[k] >= conf:
+        if indices.scores[k] >= conf and not on[k].any():
             upright = portrait_corners(indices.quads[k])
             ways += [outline_from_index(upright), outline_from_index(rotate_corners(upright, 2))]
-        near = _fanned_from(centres[k], faces.corners)
+        near = _fanned_from(centres[k], faces.corners[~on[k]], column)
         if near is not None:  # a card of the same fan: its shape, moved so that its index lies on this one
-            ways += [_moved_to(near, centres[k]), _moved_to(rotate_corners(near, 2), centres[k])]
+            ways += [_moved_to(shape, centres[k], sideways, d) for shape in (near, rotate_corners(near, 2))
+                     for d in jitter]
         candidates += ways
         group += [int(k)] * len(ways)
     if not candidates:
@@ -218,21 +235,49 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     outlines = np.array(candidates, np.float32)
     codes, sure, _ = read_cards_first(image, outlines)
     best: dict[int, int] = {}  # index box -> its most sure reading
-    for j, k in enumerate(group):
-        if codes[j] not in ("none", "JOKER") and (k not in best or sure[best[k]] < sure[j]):
-            best[k] = j
+    for i, k in enumerate(group):
+        if codes[i] not in ("none", "JOKER") and (k not in best or sure[best[k]] < sure[i]):
+            best[k] = i
     picked: dict[str, tuple[float, np.ndarray]] = {}
-    for j in best.values():
-        c, code = float(sure[j]), codes[j]
-        if c >= MIN_CONFIDENCE and (code not in picked or picked[code][0] < c) and code not in faces.codes:
-            picked[code] = (c, outlines[j])
+    for i in sorted(best.values(), key=lambda i: -sure[i]):
+        c, code = float(sure[i]), codes[i]
+        if c < MIN_CONFIDENCE or code in picked or code in faces.codes:
+            continue
+        if stack and any(_index_gap(outlines[i], o) < STACK_APART_MM for _, o in picked.values()):
+            continue
+        picked[code] = (c, outlines[i])
     n = len(picked)
     return CardDetections(list(picked), np.array([v[1] for v in picked.values()], np.float32).reshape(-1, 4, 2),
                           np.array([v[0] for v in picked.values()], np.float32), np.full(n, -1, np.int16),
                           np.ones(n, bool))
 
 
-def _fanned_from(point: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
+def _at_own_index(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """(M,): whether each point lies at a printed index of one of the cards (any corner: four-index decks), as
+    the card's own index box would (within OWN_INDEX_MM)."""
+    points = np.asarray(points, np.float32).reshape(-1, 2)
+    out = np.zeros(len(points), bool)
+    if not len(points):
+        return out
+    centre = INDEX_BOX_MM.mean(axis=0)
+    own = np.array([centre, [CARD_W_MM - centre[0], centre[1]], [CARD_W_MM - centre[0], CARD_H_MM - centre[1]],
+                    [centre[0], CARD_H_MM - centre[1]]], np.float32)
+    for card in np.asarray(cards, np.float32).reshape(-1, 4, 2):
+        mm = cv2.perspectiveTransform(points[:, None], np.linalg.inv(card_to_image(card)))[:, 0]
+        off = np.abs(mm[:, None, :] - own[None])
+        out |= ((off[..., 0] < OWN_INDEX_MM[0]) & (off[..., 1] < OWN_INDEX_MM[1])).any(axis=1)
+    return out
+
+
+def _index_gap(card: np.ndarray, other: np.ndarray) -> float:
+    """How far (mm, in `card`'s frame) the printed top-left index of `other` lies from `card`'s own."""
+    centre = INDEX_BOX_MM.mean(axis=0).reshape(1, 1, 2)
+    at = cv2.perspectiveTransform(cv2.perspectiveTransform(centre, card_to_image(other)),
+                                  np.linalg.inv(card_to_image(card)))
+    return float(np.linalg.norm(at - centre))
+
+
+def _fanned_from(point: np.ndarray, cards: np.ndarray, column_mm: float = FAN_COLUMN_MM) -> np.ndarray | None:
     """The read card whose fan an index at `point` may belong to: one that the index lies lengthwise beyond, in
     line with one of its printed index columns (a fan shifts its cards lengthwise). A fanned card is laid like
     the card on it, so its outline is that card's moved, truer than one rebuilt from a partly hidden index."""
@@ -243,19 +288,20 @@ def _fanned_from(point: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
     for k in np.nonzero(np.linalg.norm(cards.mean(axis=1) - point, axis=1) < 1.5 * heights)[0]:
         x, y = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2),
                                         np.linalg.inv(card_to_image(cards[k])))[0, 0]
-        if (abs(x - column) < FAN_COLUMN_MM and -CARD_H_MM < y < 0) or (
-                abs(x - (CARD_W_MM - column)) < FAN_COLUMN_MM and CARD_H_MM < y < 2 * CARD_H_MM):
+        if (abs(x - column) < column_mm and -CARD_H_MM < y < 0) or (
+                abs(x - (CARD_W_MM - column)) < column_mm and CARD_H_MM < y < 2 * CARD_H_MM):
             return cards[k]
     return None
 
 
-def _moved_to(corners: np.ndarray, point: np.ndarray) -> np.ndarray:
+def _moved_to(corners: np.ndarray, point: np.ndarray, sideways_mm: float = FAN_SIDEWAYS_MM,
+              jitter_mm: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """The outline moved along its own length so that its printed top-left index lies level with `point` (a fan
     shifts its cards lengthwise; sideways by a few mm at most, less than an index box's centre is off)."""
     h = card_to_image(corners)
     at = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2), np.linalg.inv(h))[0, 0]
-    shift = at - INDEX_BOX_MM.mean(axis=0)
-    shift[0] = np.clip(shift[0], -FAN_SIDEWAYS_MM, FAN_SIDEWAYS_MM)
+    shift = at - INDEX_BOX_MM.mean(axis=0) + np.asarray(jitter_mm, np.float32)
+    shift[0] = np.clip(shift[0], -sideways_mm, sideways_mm)
     return cv2.perspectiveTransform((CARD_MM + shift)[None].astype(np.float32), h)[0]
 
 
