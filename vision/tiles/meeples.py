@@ -26,6 +26,9 @@ CANDIDATE_AREA = 0.01  # the verifier sees smaller blobs too: a far, squashed me
 CANDIDATE_DISTANCES = (18.0, 30.0, 42.0)  # per-pixel colour distances the candidates are cut at
 SAME_SPOT = 0.2  # tiles between the feet of two blobs that are one meeple
 SHARED_BLOB = 0.5  # share of the smaller of two overlapping blobs they share, beyond which they are one meeple
+RECHECK = 0.2  # verifier score from which an unsure candidate is looked at again (`_second_look`)
+SURE = 0.9  # verifier score of the meeples that show how the board shows their colour
+RECHECK_BAR = 0.8  # what the second look must reach: higher than the first cut, it is a second chance
 PIXEL_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT) from a calibrated colour, per pixel
 BLOB_DISTANCE = 25.0  # the same for a blob's median: roofs and shields sit further off than meeples
 LIGHT_WEIGHT = 0.4
@@ -142,8 +145,52 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
     if model is None:
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
     scores = verifier.scores(model, board_bgr, found, patch, calibration, lab)
+    scores = _second_look(model, board_bgr, found, scores, patch, calibration, lab)
     kept = [(b, s) for b, s in zip(found, scores, strict=True) if s >= verifier.THRESHOLD]
     return _distinct([b for b, _ in kept], patch, [s for _, s in kept])
+
+
+def _second_look(model: verifier.Verifier, board_bgr: np.ndarray, found: list[Blob], scores: list[float],
+                 patch: int, calibration: Calibration, lab: np.ndarray | None) -> list[float]:
+    """Scores again the unsure candidates of a colour the verifier is sure of elsewhere on the board, with that
+    colour as the board shows it; a candidate is kept when the second look reaches `RECHECK_BAR`.
+
+    A meeple on the board lies from its calibrated colour by its own paint and by what the calibration shot and
+    the board do not share (light, colour cast, the calibration meeple's own paint), and the verifier's
+    closeness channel then reads it as paint. The board's sure meeples of its colour share the second part.
+    """
+    unsure = [k for k, s in enumerate(scores) if RECHECK <= s < verifier.THRESHOLD]
+    if not unsure:
+        return scores
+    shown = _board_colours([b for b, s in zip(found, scores, strict=True) if s >= SURE], patch, calibration,
+                          lab if lab is not None else cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB),
+                          [s for s in scores if s >= SURE])
+    unsure = [k for k in unsure if found[k].colour in shown]
+    if not unsure:
+        return scores
+    refs = np.array([shown[found[k].colour] for k in unsure])
+    again = verifier.scores(model, board_bgr, [found[k] for k in unsure], patch, calibration, lab, refs)
+    out = list(scores)
+    for k, s in zip(unsure, again, strict=True):
+        if s >= RECHECK_BAR:
+            out[k] = s
+    return out
+
+
+def _board_colours(sure: list[Blob], patch: int, calibration: Calibration, lab: np.ndarray,
+                  scores: list[float]) -> dict[str, np.ndarray]:
+    """Each colour with sure meeples as the board shows it (Lab): the calibrated colour moved to their median
+    colour by n / (n + 1) of the way for n distinct meeples (one alone is half the evidence)."""
+    seen: dict[str, list[np.ndarray]] = {}
+    for b in _distinct(sure, patch, scores):
+        x, y = b.origin
+        h, w = b.crop.shape
+        seen.setdefault(b.colour, []).append(np.median(lab[y:y + h, x:x + w][b.crop].astype(np.float32), axis=0))
+    out: dict[str, np.ndarray] = {}
+    for name, colours in seen.items():
+        ref = np.asarray(calibration.colours[name], np.float32)
+        out[name] = ref + len(colours) / (len(colours) + 1) * (np.median(np.array(colours), axis=0) - ref)
+    return out
 
 
 def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,

@@ -55,10 +55,11 @@ def load(path: Path = MODEL) -> Verifier | None:
 
 
 def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration,
-           lab: np.ndarray | None = None) -> np.ndarray:
+           lab: np.ndarray | None = None, refs: np.ndarray | None = None) -> np.ndarray:
     """(N, CHANNELS, SIDE, SIDE) float32 crops, one per candidate, all cut at once.
 
     `lab`, when the caller has it, is the board in Lab (uint8, as OpenCV converts it) and saves a conversion.
+    `refs`: (N, 3) Lab colour each candidate's closeness is measured to (default: its calibrated colour).
     """
     from vision.tiles.meeples import _distance
 
@@ -80,7 +81,9 @@ def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Ca
     rows = (y0[:, None] + np.arange(side))[:, :, None]
     cols = (x0[:, None] + np.arange(side))[:, None, :]
     bgr = pad[rows, cols].astype(np.float32) / 255 - 0.5  # (N, side, side, 3)
-    refs = np.stack([calibration.colours[b.colour] for b in blobs]).astype(np.float32)[:, None, None, :]
+    if refs is None:
+        refs = np.stack([calibration.colours[b.colour] for b in blobs])
+    refs = np.asarray(refs, np.float32)[:, None, None, :]
     near = 1 - np.clip(_distance(pad_lab[rows, cols].astype(np.float32), refs) / DISTANCE_SCALE, 0, 1)
     mask = np.zeros((len(blobs), side, side), np.float32)
     for n, blob in enumerate(blobs):
@@ -95,9 +98,9 @@ def inputs(board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Ca
 
 
 def scores(model: Verifier, board_bgr: np.ndarray, blobs: list[Blob], patch: int, calibration: Calibration,
-           lab: np.ndarray | None = None) -> list[float]:
-    """Probability that each candidate is a standing meeple (`lab` as for `inputs`)."""
+           lab: np.ndarray | None = None, refs: np.ndarray | None = None) -> list[float]:
+    """Probability that each candidate is a standing meeple (`lab` and `refs` as for `inputs`)."""
     if not blobs:
         return []
-    logits = model.logits(inputs(board_bgr, blobs, patch, calibration, lab))
+    logits = model.logits(inputs(board_bgr, blobs, patch, calibration, lab, refs))
     return (1 / (1 + np.exp(-logits))).tolist()
