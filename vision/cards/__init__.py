@@ -57,7 +57,9 @@ MAP_BOX_SCORE = 0.5  # finds lone cards (touching ones merge) and the map's grid
 # more wrong code of 792; 40 ms less on the standard scene)
 EMPTY_RING = 0  # the cells this far beyond a map's bounds are looked at too (0: only the holes within them)
 EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
-REGRID_OVERLAP = 0.4  # an unread card's outline from the grid must overlap its own this much (the box is near)
+REGRID_OVERLAP = 0.4
+TRIM_ASPECT = 1.55
+  # an unread card's outline from the grid must overlap its own this much (the box is near)
 
 
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
@@ -69,6 +71,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     proposals = propose(image, min_card_area) if not is_map(boxes) else np.zeros((0, 4, 2), np.float32)
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
     faces = _unique(read)
+    if TRIM_ASPECT and not is_map(boxes):
+        faces = _trimmed(image, faces, boxes.of(INDEX))
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=not is_map(boxes))
     backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), _found(boxes, conf, faces))
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
@@ -186,6 +190,61 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
     return read, unread
 
 
+def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDetections:
+    """Outlines longer than a card (TRIM_ASPECT) that hold the strip of a card under them: a weapon stack's top
+    card and the strip above it make one bright region, outlined as one card. Each is shortened to a card from
+    either end; the shorter outline counts where it reads the same card at least as surely and an index box in
+    the strip left over reads as another card (`_stacked_on`), which is then read too."""
+    trims, owner = [], []
+    for k, q in enumerate(faces.corners):
+        w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+        h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+        if h < TRIM_ASPECT * w:
+            continue
+        keep = w * CARD_H_MM / CARD_W_MM / h  # the share of the length a card takes
+        left, right = (q[3] - q[0]) * (1.0 - keep), (q[2] - q[1]) * (1.0 - keep)
+        trims += [q, np.array([q[0] + left, q[1] + right, q[2], q[3]]),  # cut at the first side, or at the third
+                  np.array([q[0], q[1], q[2] - right, q[3] - left])]
+        owner += [k, k, k]
+    if not trims:
+        return faces
+    outlines = np.array(trims, np.float32)
+    codes, conf, corners = read_cards(image, outlines)
+    out = faces[np.arange(len(faces))]
+    strips = []
+    for m in range(0, len(trims), 3):
+        k = owner[m]
+        for j in (m + 1, m + 2):
+            if codes[j] != out.codes[k] or conf[j] < conf[m]:
+                continue
+            under = _stacked_on(image, outlines[m], corners[j], indices, set(out.codes) | {c.codes[0] for c in strips})
+            if under is not None:
+                out.corners[k] = corners[j]
+                strips.append(under)
+                break
+    return CardDetections.merge([out, *strips])
+
+
+def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, indices: Boxes,
+                taken: set[str]) -> CardDetections | None:
+    """The card whose strip `whole` held beyond `card`, read through `card`'s shape moved onto an index box in that
+    strip (as a weapon stack's), or None when no box there reads as a card not `taken`."""
+    centres = indices.quads.mean(axis=1)
+    in_strip = points_in_quads(centres, whole[None])[:, 0] & ~points_in_quads(centres, card[None])[:, 0]
+    ways = [np.array([_moved_to(shape, centres[k], STACK_SIDEWAYS_MM, d) for d in _jitters(STACK_JITTER_MM)])
+            for k in np.nonzero(in_strip)[0] for shape in (card, rotate_corners(card, 2))]
+    if not ways:
+        return None
+    outlines = _best_placed(image, ways)
+    codes, sure, _ = read_cards_first(image, outlines)
+    for i in np.argsort(-sure):
+        if sure[i] < MIN_CONFIDENCE:
+            break
+        if codes[i] not in taken and codes[i] not in ("none", "JOKER"):
+            return _face_up(codes, outlines, sure, [int(i)])
+    return None
+
+
 def _scaled(quads: np.ndarray, factor: float) -> np.ndarray:
     """Quads (N, 4, 2) scaled by `factor` about their centres."""
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
@@ -215,8 +274,7 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
         beside |= ~_at_own_index(centres, faces.corners)
     sideways = STACK_SIDEWAYS_MM if stack else FAN_SIDEWAYS_MM
     column = STACK_SIDEWAYS_MM if stack else FAN_COLUMN_MM
-    j = STACK_JITTER_MM if stack else 0.0
-    jitter = [(dx, dy) for dx in (-j, 0.0, j) for dy in (-j, 0.0, j)] if j else [(0.0, 0.0)]
+    jitter = _jitters(STACK_JITTER_MM if stack else 0.0)
     candidates: list[np.ndarray] = []
     group: list[int] = []  # which index box each candidate outline is for
     for k in np.nonzero(beside)[0]:
@@ -226,13 +284,13 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
             ways += [outline_from_index(upright), outline_from_index(rotate_corners(upright, 2))]
         near = _fanned_from(centres[k], faces.corners[~on[k]], column)
         if near is not None:  # a card of the same fan: its shape, moved so that its index lies on this one
-            ways += [_moved_to(shape, centres[k], sideways, d) for shape in (near, rotate_corners(near, 2))
-                     for d in jitter]
+            ways += [np.array([_moved_to(shape, centres[k], sideways, d) for d in jitter], np.float32)
+                     for shape in (near, rotate_corners(near, 2))]
         candidates += ways
         group += [int(k)] * len(ways)
     if not candidates:
         return CardDetections()
-    outlines = np.array(candidates, np.float32)
+    outlines = _best_placed(image, candidates)
     codes, sure, _ = read_cards_first(image, outlines)
     best: dict[int, int] = {}  # index box -> its most sure reading
     for i, k in enumerate(group):
@@ -250,6 +308,28 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     return CardDetections(list(picked), np.array([v[1] for v in picked.values()], np.float32).reshape(-1, 4, 2),
                           np.array([v[0] for v in picked.values()], np.float32), np.full(n, -1, np.int16),
                           np.ones(n, bool))
+
+
+def _best_placed(image: np.ndarray, ways: list[np.ndarray]) -> np.ndarray:
+    """(N, 4, 2): of each candidate (an outline, or (M, 4, 2) placements of one), the placement whose printed
+    index reads as a card most surely, all indices read in one run: only those are read with their face."""
+    sets = [np.asarray(w, np.float32).reshape(-1, 4, 2) for w in ways]
+    several = [i for i, w in enumerate(sets) if len(w) > 1]
+    if several:
+        flat = np.concatenate([sets[i] for i in several])
+        p = classify(np.stack([index_crop(image, o) for o in flat]))
+        score = np.delete(p, NONE_CLASS, axis=1).max(axis=1)
+        start = 0
+        for i in several:
+            n = len(sets[i])
+            sets[i] = sets[i][int(np.argmax(score[start:start + n]))][None]
+            start += n
+    return np.concatenate(sets).astype(np.float32)
+
+
+def _jitters(mm: float) -> list[tuple[float, float]]:
+    """Offsets (mm) to try a loose index box's outline at: its centre and `mm` each way (none for 0)."""
+    return [(dx, dy) for dx in (-mm, 0.0, mm) for dy in (-mm, 0.0, mm)] if mm else [(0.0, 0.0)]
 
 
 def _at_own_index(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
