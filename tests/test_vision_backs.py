@@ -45,3 +45,21 @@ def test_nothing_is_judged_when_cards_cover_the_border() -> None:
     image = table(np.random.default_rng(4), 320, 240, sorted(TEXTURES)[0])
     everything = np.array([[[0, 0], [320, 0], [320, 240], [0, 240]]], np.float32)
     assert like_table(image, centre_colours(image, _quad(100, 40)[None]), everything).tolist() == [False]
+
+
+@pytest.mark.parametrize("kind", sorted(TEXTURES))
+def test_a_back_shows_a_backs_middle_and_a_face_does_not(kind: str) -> None:
+    """The detector calls a white-bordered back a face-up card now and then; its middle tells it apart."""
+    from vision.cards.backs import look_like_backs
+    from vision.synth.cards import render_face
+
+    image = table(np.random.default_rng(7), 900, 400, kind)
+    backs = [_quad(20 + 110 * k, 60) for k in range(2)]
+    faces = [_quad(240 + 110 * k, 60) for k in range(6)]
+    for design, quad in enumerate(backs):
+        paste_card(image, render_back(design, 180), quad)
+    for (code, style), quad in zip([("KH", 0), ("QD", 3), ("JS", 11), ("10C", 0), ("AS", 5), ("KC", 42)], faces,
+                                   strict=True):
+        paste_card(image, render_face(code, style, 180), quad)
+    quads = np.stack(backs + faces)
+    assert look_like_backs(image, quads, centre_colours(image, quads)).tolist() == [True] * 2 + [False] * 6

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.backs import back_designs, centre_colours, like_table
+from vision.cards.backs import back_designs, centre_colours, like_table, look_like_backs
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
 from vision.cards.geometry import (
@@ -58,7 +58,7 @@ MAP_BOX_SCORE = 0.5  # finds lone cards (touching ones merge) and the map's grid
 EMPTY_RING = 0  # the cells this far beyond a map's bounds are looked at too (0: only the holes within them)
 EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
 REGRID_OVERLAP = 0.4
-TRIM_ASPECT = 1.55
+TRIM_ASPECT = 1.55  # off a map, an outline this much longer than wide may hold a strip of the card under it
   # an unread card's outline from the grid must overlap its own this much (the box is near)
 
 
@@ -68,14 +68,15 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
     `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`)."""
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
-    proposals = propose(image, min_card_area) if not is_map(boxes) else np.zeros((0, 4, 2), np.float32)
+    in_map = is_map(boxes)
+    proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
-    faces = _unique(read)
-    if TRIM_ASPECT and not is_map(boxes):
-        faces = _trimmed(image, faces, boxes.of(INDEX))
-    fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=not is_map(boxes))
-    backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), _found(boxes, conf, faces))
+    faces = _unique(read) if in_map else _trimmed(image, _unique(read), boxes.of(INDEX))
+    fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=not in_map)
+    found = _found(boxes, conf, faces)
+    backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
+    backs, unread = _backs_unread(image, backs, unread, found)
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE))
 
 
@@ -557,6 +558,20 @@ def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray) -> CardDetections
     n = int(keep.sum())
     return CardDetections(["back"] * n, outlines[keep], backs.scores[keep].astype(np.float32),
                           back_designs(colours[keep]), np.zeros(n, bool))
+
+
+def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetections,
+                  found: np.ndarray) -> tuple[CardDetections, CardDetections]:
+    """The backs among the unread face-up cards (`backs.look_like_backs`, not the table's colour), moved to the
+    backs, and the unread cards left."""
+    colours = centre_colours(image, unread.corners)
+    turned = look_like_backs(image, unread.corners, colours) & ~like_table(image, colours, found)
+    if not turned.any():
+        return backs, unread
+    n = int(turned.sum())
+    seen = CardDetections(["back"] * n, unread.corners[turned], unread.confidence[turned],
+                          back_designs(colours[turned]), np.zeros(n, bool))
+    return CardDetections.merge([backs, seen]), unread[~turned]
 
 
 def _lying_on(quads: np.ndarray, others: np.ndarray) -> np.ndarray:

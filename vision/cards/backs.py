@@ -16,20 +16,34 @@ from vision.table import table_distance, table_pixels
 
 TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the table (seed 777: false backs 0.6-2.7
 # from it, true ones 8.2 and more)
+PAPER_SHARE = 0.1  # a card whose middle shows less paper than this may be a back (faces: 0.32 and more on the
+# real tune half's unread cards, but for two dark photos at 0.01-0.02; the backs read as unread faces: 0)
+DESIGN_NEAR = 30.0  # ... when its middle is this near a back design's colour (backs 4-24; faces 39 and more)
 TABLE_STEP = 4  # every 4th border pixel is enough for the table's colour (a 1280 x 720 frame: 18k of 72k)
 _PATCH = (16, 22)  # w, h of the sampled centre
 _CENTRE_MM = np.array([[12, 16], [CARD_W_MM - 12, 16], [CARD_W_MM - 12, CARD_H_MM - 16], [12, CARD_H_MM - 16]],
                       np.float32)
 
 
-def centre_colour(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """Mean Lab colour of the middle of a card (its border and the table stay out)."""
+def _centre_lab(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """(n, 3) Lab pixels of the middle of a card (its border and the table stay out)."""
     h = card_to_image(corners)
     src = cv2.perspectiveTransform(_CENTRE_MM[None], h)[0]
     dst = np.array([[0, 0], [_PATCH[0], 0], [_PATCH[0], _PATCH[1]], [0, _PATCH[1]]], np.float32)
     patch = cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), _PATCH)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    return lab.mean(axis=0)
+    return cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+
+
+def centre_colour(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Mean Lab colour of the middle of a card."""
+    return _centre_lab(image, corners).mean(axis=0)
+
+
+def paper_share(image: np.ndarray, corners: np.ndarray) -> float:
+    """How much of a card's middle is pale, colourless paper: most of a face (pips, an index), none of a back."""
+    lab = _centre_lab(image, corners)
+    chroma = np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0)
+    return float(((lab[:, 0] > 140.0) & (chroma < 18.0)).mean())  # L* 55 on OpenCV's 0-255 scale
 
 
 @cache
@@ -50,13 +64,28 @@ def centre_colours(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     return np.array([centre_colour(image, o) for o in outlines], np.float32).reshape(-1, 3)
 
 
+def _design_distances(colours: np.ndarray) -> np.ndarray:
+    """(N, 2): how far each `centre_colours` lies from each design's (chroma a, b weigh more than lightness)."""
+    weights = np.array([0.3, 1.0, 1.0], np.float32)
+    return np.sqrt((((np.asarray(colours, np.float32).reshape(-1, 1, 3) - _references()[None]) * weights) ** 2)
+                   .sum(axis=2))
+
+
 def back_designs(colours: np.ndarray) -> np.ndarray:
-    """Design 0 or 1 per face-down card's `centre_colours`, by colour (chroma a, b weigh more than lightness)."""
+    """Design 0 or 1 per face-down card's `centre_colours`, by colour."""
     if len(colours) == 0:
         return np.zeros(0, np.int16)
-    weights = np.array([0.3, 1.0, 1.0], np.float32)
-    d = (((colours[:, None, :] - _references()[None]) * weights) ** 2).sum(axis=2)
-    return d.argmin(axis=1).astype(np.int16)
+    return _design_distances(colours).argmin(axis=1).astype(np.int16)
+
+
+def look_like_backs(image: np.ndarray, outlines: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """(N,): which cards (outlines and their `centre_colours`) show a back's middle: almost no paper, and near a
+    back design's colour. The detector calls a back with a white border a face-up card now and then (a pile of
+    them on a Scoundrel table), which then reads as an unread face."""
+    if len(outlines) == 0:
+        return np.zeros(0, bool)
+    near = _design_distances(colours).min(axis=1) < DESIGN_NEAR
+    return near & np.array([paper_share(image, o) < PAPER_SHARE for o in outlines], bool)
 
 
 def like_table(image: np.ndarray, colours: np.ndarray, found: np.ndarray) -> np.ndarray:
