@@ -71,3 +71,17 @@ def test_a_weapon_under_one_monster_is_read_beside_it() -> None:
                               fill=(0.35, 0.45), max_turn=25.0)
         read += len({"2D", "QS"} & {str(c) for c in predict(image).codes})
     assert read >= 32, read
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_stacks_are_looked_for_only_where_asked() -> None:
+    """A region cut from a map for an update is told it holds no stack (`stacks=False`): its touching cards'
+    indices are their own, and the stack search would only cost time there."""
+    from vision.cards import predict
+
+    asked = told_not = 0
+    for seed in range(1, 5):
+        image, _ = _stack_scene(seed, 2.5)
+        asked += len(LOWER & {str(c) for c in predict(image).codes})
+        told_not += len(LOWER & {str(c) for c in predict(image, stacks=False).codes})
+    assert told_not < asked

@@ -63,16 +63,19 @@ TRIM_ASPECT = 1.55  # off a map, an outline this much longer than wide may hold 
 
 
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
-            min_card_area: float = 0.0) -> CardDetections:
+            min_card_area: float = 0.0, stacks: bool | None = None) -> CardDetections:
     """Codes ("QS", "back", or UNREAD "?" for a card found whose index cannot be read: partly covered, blurred),
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
-    `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`)."""
+    `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`);
+    `stacks`: whether weapon stacks may lie here (off a map; None: judged from the picture, as a region cut from a
+    map for an update cannot be)."""
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes)
+    stacks = not in_map if stacks is None else stacks
     proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
-    faces = _unique(read) if in_map else _trimmed(image, _unique(read), boxes.of(INDEX))
-    fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=not in_map)
+    faces = _trimmed(image, _unique(read), boxes.of(INDEX)) if stacks else _unique(read)
+    fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=stacks)
     found = _found(boxes, conf, faces)
     backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
