@@ -275,10 +275,10 @@ def test_a_blue_meeple_over_the_edge_of_a_blue_cloth_is_found() -> None:
     assert [(m["colour"], m["feature"]) for m in out["meeples"]] == [("blue", "N")]
 
 
-@pytest.mark.parametrize(("name", "index"), [("tune-hands2.yaml", 71), ("tune-hands2.yaml", 21), ("tune.yaml", 3)])
+@pytest.mark.parametrize(("name", "index"), [("tune-hands2.yaml", 71), ("tune-hands2.yaml", 21), ("tune.yaml", 111)])
 def test_an_unsure_meeple_is_looked_at_again_in_its_colour_as_the_board_shows_it(name: str, index: int) -> None:
     """Tuning boards where a meeple lay far from its calibrated colour (hands board 71: two yellow ones at L 160-167
-    against 206 in the calibration shot; 21: a red one; tune 3: a yellow one) and the verifier scored it under its
+    against 206 in the calibration shot; 21: a red one; tune 111: a black one) and the verifier scored it under its
     cut. The board's sure meeples of that colour show it as the board does, and a second look with it finds them;
     nothing is invented."""
     from companion.commands.tiles_eval import load_config
@@ -320,3 +320,32 @@ def test_the_verifier_measures_closeness_to_the_colour_it_is_given() -> None:
     moved = verifier.inputs(board, [blob], 48, cal, refs=np.array([cal.colours["red"] + 30]))
     assert np.array_equal(plain, same)
     assert np.array_equal(plain[:, :4], moved[:, :4]) and not np.array_equal(plain[:, 4], moved[:, 4])
+
+
+@pytest.mark.parametrize("index", [35, 40, 72])
+def test_a_meeple_stands_where_its_meeple_sized_blob_does(index: int) -> None:
+    """Hands tuning boards 35 and 40 (a black meeple on a road read on the field beside it) and 72 (a blue one on
+    a field read on the road): the surest candidate was a small core of the figure, whose foot lay up to 0.11
+    tile off; the candidate of a meeple's usual size stands where the meeple does."""
+    from companion.commands.tiles_eval import load_config
+    from vision.tiles.evaluate import draw_scene
+
+    scene, cal, style = draw_scene(load_config(ROOT / "datasets" / "tiles" / "tune-hands2.yaml", None), index)
+    tally = Tally()
+    _score(scene, predict(scene.image, calibration=cal), tally, style)
+    assert tally.meeples >= 6
+    assert tally.meeples_right == tally.meeples and tally.meeples_extra == 0
+
+
+def test_each_meeple_is_its_blob_of_a_meeples_usual_size() -> None:
+    """Three overlapping candidates of one meeple: a small core (the surest), a meeple-sized blob and the blob
+    joined to its shadow; the meeple-sized one stands for it, in the surest one's place (first)."""
+    from vision.tiles.meeples import TYPICAL_AREA, _distinct
+
+    def square(side: int, origin: tuple[int, int]) -> Blob:
+        return Blob("black", (origin[0] + side / 2, origin[1] + side), origin, np.ones((side, side), bool))
+
+    core, meeple, joined = square(5, (104, 104)), square(10, (100, 100)), square(16, (100, 100))
+    assert abs(100 / 48**2 - TYPICAL_AREA) < abs(256 / 48**2 - TYPICAL_AREA)
+    other = square(10, (300, 100))
+    assert _distinct([other, joined, core, meeple], 48, [0.7, 0.9, 0.99, 0.95]) == [meeple, other]

@@ -22,6 +22,7 @@ from vision.tiles.grid import pixels
 
 MIN_AREA = 0.018  # tile units squared; a shield is about 0.01, a meeple 0.02 to 0.06
 MAX_AREA = 0.2
+TYPICAL_AREA = 0.04  # tile units squared: the middle of a standing meeple's 0.02 to 0.06
 CANDIDATE_AREA = 0.01  # the verifier sees smaller blobs too: a far, squashed meeple
 CANDIDATE_DISTANCES = (18.0, 30.0, 42.0)  # per-pixel colour distances the candidates are cut at
 SAME_SPOT = 0.2  # tiles between the feet of two blobs that are one meeple
@@ -319,18 +320,26 @@ def _median(values: np.ndarray) -> float:
 
 
 def _distinct(blobs: list[Blob], patch: int, scores: list[float]) -> list[Blob]:
-    """One meeple per spot: a blob and a piece cut from it (or two overlapping pieces) count once.
+    """One meeple per spot: a blob and a piece cut from it (or two overlapping pieces) count once, surest first.
 
     Overlapping blobs whose feet lie apart are one too when they share most of the smaller one: a meeple and
-    the looser blob that joins it to a roof below (whose foot falls on the next tile down).
+    the looser blob that joins it to a roof below (whose foot falls on the next tile down). Each meeple is
+    the blob of its group nearest a meeple's usual size (`TYPICAL_AREA`): the surest is often a small core
+    cut above the legs, whose foot lies high, and the largest joins the figure's shadow.
     """
     order = sorted(range(len(blobs)), key=lambda i: -scores[i])
-    kept: list[Blob] = []
+    heads: list[Blob] = []
+    groups: list[list[Blob]] = []
     for i in order:
         b = blobs[i]
-        if all(not _same_meeple(b, k, patch) for k in kept):
-            kept.append(b)
-    return kept
+        home = next((g for head, g in zip(heads, groups, strict=True) if _same_meeple(b, head, patch)), None)
+        if home is None:
+            heads.append(b)
+            groups.append([b])
+        else:
+            home.append(b)
+    unit = float(patch * patch)
+    return [min(g, key=lambda m: abs(int(m.crop.sum()) / unit - TYPICAL_AREA)) for g in groups]
 
 
 def _same_meeple(a: Blob, b: Blob, patch: int) -> bool:
