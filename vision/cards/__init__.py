@@ -28,6 +28,7 @@ from vision.cards.geometry import (
     portrait_corners,
     quad_iou,
     rotate_corners,
+    to_frame,
 )
 from vision.cards.grid import Grid, cells_beside, map_grid
 from vision.cards.identity import SURE_READING, classify, fuse, read_cards, read_faces
@@ -57,9 +58,8 @@ MAP_BOX_SCORE = 0.5  # finds lone cards (touching ones merge) and the map's grid
 # more wrong code of 792; 40 ms less on the standard scene)
 EMPTY_RING = 0  # the cells this far beyond a map's bounds are looked at too (0: only the holes within them)
 EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
-REGRID_OVERLAP = 0.4
+REGRID_OVERLAP = 0.4  # an unread card's outline from the grid must overlap its own this much (the box is near)
 TRIM_ASPECT = 1.55  # off a map, an outline this much longer than wide may hold a strip of the card under it
-  # an unread card's outline from the grid must overlap its own this much (the box is near)
 
 
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
@@ -277,7 +277,7 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     if stack and len(faces):
         beside |= ~_at_own_index(centres, faces.corners)
     sideways = STACK_SIDEWAYS_MM if stack else FAN_SIDEWAYS_MM
-    column = STACK_SIDEWAYS_MM if stack else FAN_COLUMN_MM
+    column = STACK_SIDEWAYS_MM if stack else FAN_COLUMN_MM  # a drifted card's index lies as far off the column
     jitter = _jitters(STACK_JITTER_MM if stack else 0.0)
     candidates: list[np.ndarray] = []
     group: list[int] = []  # which index box each candidate outline is for
@@ -347,18 +347,16 @@ def _at_own_index(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
     own = np.array([centre, [CARD_W_MM - centre[0], centre[1]], [CARD_W_MM - centre[0], CARD_H_MM - centre[1]],
                     [centre[0], CARD_H_MM - centre[1]]], np.float32)
     for card in np.asarray(cards, np.float32).reshape(-1, 4, 2):
-        mm = cv2.perspectiveTransform(points[:, None], np.linalg.inv(card_to_image(card)))[:, 0]
-        off = np.abs(mm[:, None, :] - own[None])
+        off = np.abs(to_frame(points, card_to_image(card))[:, None, :] - own[None])
         out |= ((off[..., 0] < OWN_INDEX_MM[0]) & (off[..., 1] < OWN_INDEX_MM[1])).any(axis=1)
     return out
 
 
 def _index_gap(card: np.ndarray, other: np.ndarray) -> float:
     """How far (mm, in `card`'s frame) the printed top-left index of `other` lies from `card`'s own."""
-    centre = INDEX_BOX_MM.mean(axis=0).reshape(1, 1, 2)
-    at = cv2.perspectiveTransform(cv2.perspectiveTransform(centre, card_to_image(other)),
-                                  np.linalg.inv(card_to_image(card)))
-    return float(np.linalg.norm(at - centre))
+    centre = INDEX_BOX_MM.mean(axis=0)
+    at = to_frame(cv2.perspectiveTransform(centre.reshape(1, 1, 2), card_to_image(other)), card_to_image(card))
+    return float(np.linalg.norm(at[0] - centre))
 
 
 def _fanned_from(point: np.ndarray, cards: np.ndarray, column_mm: float = FAN_COLUMN_MM) -> np.ndarray | None:
@@ -370,8 +368,7 @@ def _fanned_from(point: np.ndarray, cards: np.ndarray, column_mm: float = FAN_CO
     heights = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
     column = float(INDEX_BOX_MM[:, 0].mean())
     for k in np.nonzero(np.linalg.norm(cards.mean(axis=1) - point, axis=1) < 1.5 * heights)[0]:
-        x, y = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2),
-                                        np.linalg.inv(card_to_image(cards[k])))[0, 0]
+        x, y = to_frame(point, card_to_image(cards[k]))[0]
         if (abs(x - column) < column_mm and -CARD_H_MM < y < 0) or (
                 abs(x - (CARD_W_MM - column)) < column_mm and CARD_H_MM < y < 2 * CARD_H_MM):
             return cards[k]
@@ -383,7 +380,7 @@ def _moved_to(corners: np.ndarray, point: np.ndarray, sideways_mm: float = FAN_S
     """The outline moved along its own length so that its printed top-left index lies level with `point` (a fan
     shifts its cards lengthwise; sideways by a few mm at most, less than an index box's centre is off)."""
     h = card_to_image(corners)
-    at = cv2.perspectiveTransform(np.asarray(point, np.float32).reshape(1, 1, 2), np.linalg.inv(h))[0, 0]
+    at = to_frame(point, h)[0]
     shift = at - INDEX_BOX_MM.mean(axis=0) + np.asarray(jitter_mm, np.float32)
     shift[0] = np.clip(shift[0], -sideways_mm, sideways_mm)
     return cv2.perspectiveTransform((CARD_MM + shift)[None].astype(np.float32), h)[0]

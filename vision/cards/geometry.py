@@ -27,6 +27,14 @@ def card_to_image(corners: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(CARD_MM, np.asarray(corners, np.float32))
 
 
+def to_frame(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """Image points (N, 2) in the frame (mm) that `homography` maps to the image from: a card's, a grid's."""
+    pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
+    if not len(pts):  # OpenCV returns None for no points
+        return np.zeros((0, 2), np.float32)
+    return cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
+
+
 def rect_homography(corners: np.ndarray, rect_mm: tuple[float, ...], size: tuple[int, int]) -> np.ndarray:
     """Homography from image px to a `size` (w, h) crop of the card-frame rectangle `rect_mm` (x0, y0, x1, y1)."""
     x0, y0, x1, y1 = rect_mm

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards.geometry import CARD_H_MM, CARD_MM, CARD_W_MM, card_to_image
+from vision.cards.geometry import CARD_H_MM, CARD_MM, CARD_W_MM, card_to_image, to_frame
 
 GAP_MM = 0.75  # the gap between touching cards in a map (0 to 1.5 mm)
 PITCH_MM = np.array([CARD_W_MM + GAP_MM, CARD_H_MM + GAP_MM], np.float32)
@@ -56,7 +56,7 @@ class Grid:
         """The cells a card centred at `point` of the image may hold, next to a card of the grid: the nearest,
         and its neighbour on each side the point leans to by more than LEANS (an outline spanning two cards
         has its centre between them)."""
-        rel = (_to_mm(point, self.homography)[0] - CARD_MM[2] / 2) / PITCH_MM
+        rel = (to_frame(point, self.homography)[0] - CARD_MM[2] / 2) / PITCH_MM
         nearest = np.round(rel).astype(int)
         lean = rel - nearest
         cells = [nearest] + [nearest + np.eye(2, dtype=int)[axis] * int(np.sign(lean[axis]))
@@ -72,7 +72,7 @@ class Grid:
         ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
         cells = np.stack([ii.ravel(), jj.ravel()], axis=1)
         if len(taken):
-            full = {tuple(c) for c in _nearest_cell(_to_mm(taken, self.homography))}
+            full = {tuple(c) for c in _nearest_cell(to_frame(taken, self.homography))}
             cells = np.array([c for c in cells if tuple(c) not in full], int).reshape(-1, 2)
         return cells
 
@@ -103,17 +103,9 @@ def cells_beside(quad: np.ndarray, cards: np.ndarray) -> list[np.ndarray]:
     places = []
     for k in np.argsort(np.linalg.norm(cards.mean(axis=1) - centre, axis=1))[:NEIGHBOURS]:
         h = card_to_image(cards[k])
-        step = _nearest_cell(_to_mm(centre, h))[0] * PITCH_MM
+        step = _nearest_cell(to_frame(centre, h))[0] * PITCH_MM
         places.append(cv2.perspectiveTransform((CARD_MM + step)[None].astype(np.float32), h)[0])
     return places
-
-
-def _to_mm(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
-    """Image points (N, 2) in the frame that `homography` (mm -> image) maps from."""
-    pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
-    if not len(pts):  # OpenCV returns None for no points
-        return np.zeros((0, 2), np.float32)
-    return cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
 
 
 def _nearest_cell(mm: np.ndarray) -> np.ndarray:
@@ -173,7 +165,7 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
     aligned = _turn_deg(corners, corners[first]) <= TURN_DEG
     fitted = None
     for ring in RINGS:
-        mm = _to_mm(centres, homography)
+        mm = to_frame(centres, homography)
         cells = _nearest_cell(mm)
         near = np.abs(cells).max(axis=1) <= ring
         members = _joined(cells, aligned & near & (_off_cell(mm) <= IN_CELL), first)
@@ -185,7 +177,7 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
             break
     if fitted is None:
         return None
-    mm = _to_mm(centres, fitted)
+    mm = to_frame(centres, fitted)
     cells = _nearest_cell(mm)
     grid = Grid(fitted, cells, _joined(cells, aligned & (_off_cell(mm) <= IN_CELL), first))
     return grid if _cards_fill_cells(grid, corners) else None
