@@ -565,9 +565,10 @@ def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetectio
     """The backs among the unread face-up cards (`backs.look_like_backs`, not the table's colour), moved to the
     backs, and the unread cards left."""
     colours = centre_colours(image, unread.corners)
-    turned = look_like_backs(image, unread.corners, colours) & ~like_table(image, colours, found)
+    turned = look_like_backs(image, unread.corners, colours)
     if not turned.any():
         return backs, unread
+    turned[turned] = ~like_table(image, colours[turned], found)  # the table's border read only when needed
     n = int(turned.sum())
     seen = CardDetections(["back"] * n, unread.corners[turned], unread.confidence[turned],
                           back_designs(colours[turned]), np.zeros(n, bool))
