@@ -83,16 +83,14 @@ def _best_corner(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     strength = cards.max(axis=2)  # (views, cards)
     best_view = strength.argmax(axis=0)
     index = p[best_view, np.arange(p.shape[1])]
-    z, n = len(ZOOMS), p.shape[1]
-    views = np.stack([c * z + strength[c * z:(c + 1) * z].argmax(axis=0) for c in (0, 1)])  # (2, cards)
-    cols = np.arange(n)
-    both_seen = (p[views, cols, NONE_CLASS] < 0.5).all(axis=0)
-    if both_seen.any():
-        k = np.nonzero(both_seen)[0]
-        both = np.log(np.maximum(cards[views[:, k], k], 1e-6)).sum(axis=0)  # (cards, classes)
-        both = np.exp(both - both.max(axis=1, keepdims=True))
-        both[:, NONE_CLASS] = 0.0
-        index[k] = both / both.sum(axis=1, keepdims=True) * (1.0 - p[best_view[k], k, NONE_CLASS])[:, None]
+    z = len(ZOOMS)
+    for k in range(p.shape[1]):
+        views = [c * z + int(np.argmax(strength[c * z:(c + 1) * z, k])) for c in (0, 1)]
+        if all(p[v, k, NONE_CLASS] < 0.5 for v in views):
+            both = np.log(np.maximum(cards[views, k], 1e-6)).sum(axis=0)
+            both = np.exp(both - both.max())
+            both[NONE_CLASS] = 0.0
+            index[k] = both / both.sum() * (1.0 - p[best_view[k], k, NONE_CLASS])
     index[:, NONE_CLASS] = p[:, :, NONE_CLASS].min(axis=0)
     return index, best_view
 
