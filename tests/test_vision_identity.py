@@ -76,32 +76,3 @@ def test_index_views_are_read_where_asked() -> None:
     assert CROP_CLASSES[int(np.argmax(p[0, 0]))] == "QS"
     codes, conf, corners = read_cards(scene, outlines)
     assert codes[0] == "QS" and conf[0] > 0.9 and corners.shape == (2, 4, 2)
-
-
-def _views(*rows: tuple[int, np.ndarray]) -> np.ndarray:
-    """(views, 1 card, classes): corner 0 at each zoom, then corner 1 at each zoom; views not read show none."""
-    from vision.cards.identity import ZOOMS
-
-    p = np.zeros((2 * len(ZOOMS), 1, len(CROP_CLASSES)), np.float32)
-    p[:, :, CROP_CLASSES.index("none")] = 1.0
-    for v, row in rows:
-        p[v, 0] = row[0]
-    return p
-
-
-def test_a_small_cards_two_indices_are_read_together() -> None:
-    """Each printed corner alone leans to a different court; both together name the card they agree on."""
-    from vision.cards.identity import ZOOMS, _best_corner
-
-    p = _views((0, reading(JH=0.6, KH=0.4)), (len(ZOOMS), reading(KH=0.55, QH=0.45)))
-    index, view = _best_corner(p)
-    assert CROP_CLASSES[int(np.argmax(index[0]))] == "KH"
-    assert view[0] == 0  # the outline still turns to the corner that read surest
-
-
-def test_one_index_showing_is_read_alone() -> None:
-    from vision.cards.identity import ZOOMS, _best_corner
-
-    p = _views((len(ZOOMS), reading(QS=0.7, JS=0.3)))
-    index, view = _best_corner(p)
-    assert CROP_CLASSES[int(np.argmax(index[0]))] == "QS" and view[0] == len(ZOOMS)

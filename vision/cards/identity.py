@@ -75,22 +75,11 @@ def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.n
 
 def _best_corner(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The index reading (card, class) of each card's best view of (view, card, class), its "none" the least of
-    any view's (no index at either corner), and which view that is. Where both printed corners show an index
-    (each at its surer zoom), the reading is their product: a small card's two indices are two looks at the
-    same card (seeds 777 and 4343: 6 of 43 wrong codes mended, 1 broken; the real tune half unchanged)."""
+    any view's (no index at either corner), and which view that is."""
     cards = p.copy()
     cards[:, :, NONE_CLASS] = 0.0
-    strength = cards.max(axis=2)  # (views, cards)
-    best_view = strength.argmax(axis=0)
+    best_view = cards.max(axis=2).argmax(axis=0)
     index = p[best_view, np.arange(p.shape[1])]
-    z = len(ZOOMS)
-    for k in range(p.shape[1]):
-        views = [c * z + int(np.argmax(strength[c * z:(c + 1) * z, k])) for c in (0, 1)]
-        if all(p[v, k, NONE_CLASS] < 0.5 for v in views):
-            both = np.log(np.maximum(cards[views, k], 1e-6)).sum(axis=0)
-            both = np.exp(both - both.max())
-            both[NONE_CLASS] = 0.0
-            index[k] = both / both.sum() * (1.0 - p[best_view[k], k, NONE_CLASS])
     index[:, NONE_CLASS] = p[:, :, NONE_CLASS].min(axis=0)
     return index, best_view
 
