@@ -85,3 +85,21 @@ def test_stacks_are_looked_for_only_where_asked() -> None:
         asked += len(LOWER & {str(c) for c in predict(image).codes})
         told_not += len(LOWER & {str(c) for c in predict(image, stacks=False).codes})
     assert told_not < asked
+
+
+def test_a_small_map_holds_no_stack_and_a_scoundrel_table_may() -> None:
+    """A map of 14 cards has too few boxes to be taken for a map, but its cards make a grid."""
+    from vision.cards import may_hold_stacks
+    from vision.synth.layouts import scoundrel_table, superheld_map
+    from vision.truth import truth_detections
+
+    rng = np.random.default_rng(3)
+    placements, _ = superheld_map(rng, n=14, style=0)
+    _, truths, _ = compose(placements, rng, hands=0, max_tilt=0.3, fill=(0.8, 0.9))
+    faces = truth_detections(truths)
+    assert not may_hold_stacks(False, faces[[c != "back" for c in faces.codes]])
+    placements, _ = scoundrel_table(np.random.default_rng(4), style=0)
+    _, truths, _ = compose(placements, np.random.default_rng(4), hands=0, max_tilt=0.3, fill=(0.7, 0.9))
+    faces = truth_detections(truths)
+    assert may_hold_stacks(False, faces[[c != "back" for c in faces.codes]])
+    assert not may_hold_stacks(True, faces)

@@ -67,20 +67,28 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     """Codes ("QS", "back", or UNREAD "?" for a card found whose index cannot be read: partly covered, blurred),
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
     `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`);
-    `stacks`: whether weapon stacks may lie here (off a map; None: judged from the picture, as a region cut from a
-    map for an update cannot be)."""
+    `stacks`: whether weapon stacks may lie here (off a map; None: judged from the picture, no map and no grid of
+    touching cards, as a region cut from a map for an update cannot be)."""
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes)
-    stacks = not in_map if stacks is None else stacks
     proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
-    faces = _trimmed(image, _unique(read), boxes.of(INDEX)) if stacks else _unique(read)
+    faces = _unique(read)
+    stacks = may_hold_stacks(in_map, faces) if stacks is None else stacks
+    faces = _trimmed(image, faces, boxes.of(INDEX)) if stacks else faces
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=stacks)
     found = _found(boxes, conf, faces)
     backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE))
+
+
+def may_hold_stacks(in_map: bool, faces: CardDetections) -> bool:
+    """Whether weapon stacks may lie in a picture: no map, and the faces read make no grid of touching cards (a
+    small map has too few boxes to be taken for one; the stack search there reads touching cards' own indices as
+    fanned cards)."""
+    return not in_map and map_grid(faces.corners, faces.confidence) is None
 
 
 def is_map(boxes: Boxes) -> bool:
