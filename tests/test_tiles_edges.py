@@ -96,7 +96,7 @@ def _read_at(scene, out: dict, cell: tuple[int, int]) -> tuple[str, int]:
 def test_a_road_crosses_an_edge_in_its_middle(config: str, index: int, cell: tuple[int, int],
                                                truth: tuple[str, int]) -> None:
     """Twelfth round: a road is looked for where it crosses the edge, its middle give or take a tile's slop
-    (0.40-0.60). The wider span (0.30-0.70) reached city or paint at its ends and read it as a road stub;
+    (0.38-0.62). The wider span (0.30-0.70) reached city or paint at its ends and read it as a road stub;
     each of these tiles was misread so on the tuning set."""
     from vision.tiles.catalog import canonical_rotation
 

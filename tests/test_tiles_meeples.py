@@ -349,30 +349,3 @@ def test_each_meeple_is_its_blob_of_a_meeples_usual_size() -> None:
     assert abs(100 / 48**2 - TYPICAL_AREA) < abs(256 / 48**2 - TYPICAL_AREA)
     other = square(10, (300, 100))
     assert _distinct([other, joined, core, meeple], 48, [0.7, 0.9, 0.99, 0.95]) == [meeple, other]
-
-
-def test_flat_paint_is_no_meeple_a_shaded_figure_is() -> None:
-    """A standing meeple is lit from one side and shades itself; a roof or city painted on a tile is flat."""
-    import cv2
-
-    from vision.tiles.meeples import FLAT_PAINT, _lightness_spread
-
-    crop = np.zeros((14, 12), bool)
-    crop[1:13, 2:10] = True
-    board = np.full((40, 40, 3), (40, 40, 200), np.uint8)  # flat red paint
-    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
-    blob = Blob("red", (16.0, 23.0), (10, 10), crop)
-    assert _lightness_spread(blob, lab) < FLAT_PAINT
-    shade = np.linspace(1.12, 0.8, 14)[:, None, None]  # brighter at the top, as a figure lit from above
-    board[10:24, 10:22] = np.clip(board[10:24, 10:22] * shade, 0, 255).astype(np.uint8)
-    assert _lightness_spread(blob, cv2.cvtColor(board, cv2.COLOR_BGR2LAB)) > 2 * FLAT_PAINT
-
-
-def test_yellow_city_paint_is_no_meeple() -> None:
-    """Tuning board 271: two flat patches of a tan city (classic art) passed the verifier as yellow meeples,
-    on a P and an I that hold none; every meeple there is still read right."""
-    scene, out = _tune_board(271)
-    tally = Tally()
-    _score(scene, out, tally, "classic")
-    assert tally.meeples_extra == 0
-    assert tally.meeples_right == tally.meeples == len(scene.meeples)

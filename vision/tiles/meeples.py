@@ -40,7 +40,6 @@ ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to f
 # without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
 DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
 SHAPE_SIDE = 20
-FLAT_PAINT = 0.045  # lightness spread (`_lightness_spread`) under which an accepted candidate is flat paint
 SPARSE_SIZE = 50_000  # px: masks this large get their blob stats from the blobs' own pixels
 
 
@@ -149,22 +148,7 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
     scores = verifier.scores(model, board_bgr, found, patch, calibration, lab)
     scores = _second_look(model, board_bgr, found, scores, patch, calibration, lab)
     kept = [(b, s) for b, s in zip(found, scores, strict=True) if s >= verifier.THRESHOLD]
-    board_lab = lab if lab is not None else cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
-    meeples = _distinct([b for b, _ in kept], patch, [s for _, s in kept])
-    return [b for b in meeples if _lightness_spread(b, board_lab) >= FLAT_PAINT]
-
-
-def _lightness_spread(blob: Blob, lab: np.ndarray) -> float:
-    """How unevenly lit the blob's inside is: (90th - 10th percentile of L) over its median.
-
-    A standing figure is lit from one side and shades itself; paint on a tile (a roof, a city) is flat.
-    """
-    x, y = blob.origin
-    h, w = blob.crop.shape
-    inner = cv2.erode(blob.crop.view(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    light = lab[y:y + h, x:x + w, 0][inner if inner.sum() >= 6 else blob.crop].astype(np.float32)
-    low, mid, high = np.percentile(light, (10, 50, 90))
-    return float((high - low) / max(mid, 1.0))
+    return _distinct([b for b, _ in kept], patch, [s for _, s in kept])
 
 
 def _second_look(model: verifier.Verifier, board_bgr: np.ndarray, found: list[Blob], scores: list[float],

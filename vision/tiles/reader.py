@@ -21,7 +21,7 @@ FIELD_SHARE = 0.45  # the split, as a share of the board's commonest field lead
 # boxes in tile units (x0, y0, x1, y1) at rotation 0; the other edges are the same boxes turned
 STRIP = (0.05, 0.16)  # depth of the band read along an edge
 SIDES = ((0.12, 0.32), (0.68, 0.88))  # parts of the edge near its corners
-MIDDLE = (0.40, 0.60)  # where a road may cross the edge: the middle, give or take a tile's slop off its square
+MIDDLE = (0.38, 0.62)  # where a road may cross the edge: the middle, give or take a tile's slop off its square
 ROAD_WINDOW = 0.12  # width of the window slid along MIDDLE
 ALONG = (0.14, 0.86)  # where a field beside a road, or along a field edge, is looked for
 ROAD_DEPTH = (0.16, 0.26)  # the band deeper in where a road crossing the edge must go on
