@@ -563,9 +563,7 @@ def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray) -> CardDetections
     outlines = _outlines(image, backs)
     colours = centre_colours(image, outlines)
     keep = ~like_table(image, colours, found)
-    n = int(keep.sum())
-    return CardDetections(["back"] * n, outlines[keep], backs.scores[keep].astype(np.float32),
-                          back_designs(colours[keep]), np.zeros(n, bool))
+    return _face_down(outlines[keep], backs.scores[keep], colours[keep])
 
 
 def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetections,
@@ -577,10 +575,15 @@ def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetectio
     if not turned.any():
         return backs, unread
     turned[turned] = ~like_table(image, colours[turned], found)  # the table's border read only when needed
-    n = int(turned.sum())
-    seen = CardDetections(["back"] * n, unread.corners[turned], unread.confidence[turned],
-                          back_designs(colours[turned]), np.zeros(n, bool))
+    seen = _face_down(unread.corners[turned], unread.confidence[turned], colours[turned])
     return CardDetections.merge([backs, seen]), unread[~turned]
+
+
+def _face_down(corners: np.ndarray, confidence: np.ndarray, colours: np.ndarray) -> CardDetections:
+    """Backs with these outlines, confidences and `centre_colours` (which tell their design)."""
+    n = len(corners)
+    return CardDetections(["back"] * n, np.asarray(corners, np.float32).reshape(-1, 4, 2),
+                          np.asarray(confidence, np.float32), back_designs(colours), np.zeros(n, bool))
 
 
 def _lying_on(quads: np.ndarray, others: np.ndarray) -> np.ndarray:
