@@ -243,8 +243,8 @@ def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, indices:
     strip (as a weapon stack's), or None when no box there reads as a card not `taken`."""
     centres = indices.quads.mean(axis=1)
     in_strip = points_in_quads(centres, whole[None])[:, 0] & ~points_in_quads(centres, card[None])[:, 0]
-    ways = [np.array([_moved_to(shape, centres[k], STACK_SIDEWAYS_MM, d) for d in _jitters(STACK_JITTER_MM)])
-            for k in np.nonzero(in_strip)[0] for shape in (card, rotate_corners(card, 2))]
+    ways = [w for k in np.nonzero(in_strip)[0] for w in _placements(card, centres[k], STACK_SIDEWAYS_MM,
+                                                                     STACK_JITTER_MM)]
     if not ways:
         return None
     outlines = _best_placed(image, ways)
@@ -286,7 +286,6 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
         beside |= ~_at_own_index(centres, faces.corners)
     sideways = STACK_SIDEWAYS_MM if stack else FAN_SIDEWAYS_MM
     column = STACK_SIDEWAYS_MM if stack else FAN_COLUMN_MM  # a drifted card's index lies as far off the column
-    jitter = _jitters(STACK_JITTER_MM if stack else 0.0)
     candidates: list[np.ndarray] = []
     group: list[int] = []  # which index box each candidate outline is for
     for k in np.nonzero(beside)[0]:
@@ -296,8 +295,7 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
             ways += [outline_from_index(upright), outline_from_index(rotate_corners(upright, 2))]
         near = _fanned_from(centres[k], faces.corners[~on[k]], column)
         if near is not None:  # a card of the same fan: its shape, moved so that its index lies on this one
-            ways += [np.array([_moved_to(shape, centres[k], sideways, d) for d in jitter], np.float32)
-                     for shape in (near, rotate_corners(near, 2))]
+            ways += _placements(near, centres[k], sideways, STACK_JITTER_MM if stack else 0.0)
         candidates += ways
         group += [int(k)] * len(ways)
     if not candidates:
@@ -308,18 +306,14 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     for i, k in enumerate(group):
         if codes[i] not in ("none", "JOKER") and (k not in best or sure[best[k]] < sure[i]):
             best[k] = i
-    picked: dict[str, tuple[float, np.ndarray]] = {}
+    picked: list[int] = []
     for i in sorted(best.values(), key=lambda i: -sure[i]):
-        c, code = float(sure[i]), codes[i]
-        if c < MIN_CONFIDENCE or code in picked or code in faces.codes:
+        if sure[i] < MIN_CONFIDENCE or codes[i] in faces.codes or any(codes[i] == codes[j] for j in picked):
             continue
-        if stack and any(_index_gap(outlines[i], o) < STACK_APART_MM for _, o in picked.values()):
+        if stack and any(_index_gap(outlines[i], outlines[j]) < STACK_APART_MM for j in picked):
             continue
-        picked[code] = (c, outlines[i])
-    n = len(picked)
-    return CardDetections(list(picked), np.array([v[1] for v in picked.values()], np.float32).reshape(-1, 4, 2),
-                          np.array([v[0] for v in picked.values()], np.float32), np.full(n, -1, np.int16),
-                          np.ones(n, bool))
+        picked.append(i)
+    return _face_up(codes, outlines, sure, picked)
 
 
 def _best_placed(image: np.ndarray, ways: list[np.ndarray]) -> np.ndarray:
@@ -339,9 +333,13 @@ def _best_placed(image: np.ndarray, ways: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(sets).astype(np.float32)
 
 
-def _jitters(mm: float) -> list[tuple[float, float]]:
-    """Offsets (mm) to try a loose index box's outline at: its centre and `mm` each way (none for 0)."""
-    return [(dx, dy) for dx in (-mm, 0.0, mm) for dy in (-mm, 0.0, mm)] if mm else [(0.0, 0.0)]
+def _placements(card: np.ndarray, point: np.ndarray, sideways_mm: float, jitter_mm: float) -> list[np.ndarray]:
+    """The card either way up, each (M, 4, 2) moved so that its printed index lies on `point` (`_moved_to`) and
+    `jitter_mm` each way of it (only there for 0): the shapes a card laid beside it in a fan may have."""
+    j = jitter_mm
+    offsets = [(dx, dy) for dx in (-j, 0.0, j) for dy in (-j, 0.0, j)] if j else [(0.0, 0.0)]
+    return [np.array([_moved_to(shape, point, sideways_mm, d) for d in offsets], np.float32)
+            for shape in (card, rotate_corners(card, 2))]
 
 
 def _at_own_index(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
