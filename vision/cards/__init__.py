@@ -22,6 +22,7 @@ from vision.cards.geometry import (
     INDEX_BOX_MM,
     card_to_image,
     index_crop,
+    mean_sides,
     outline_from_index,
     pairwise_iou,
     points_in_quads,
@@ -209,8 +210,7 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
     the strip left over reads as another card (`_stacked_on`), which is then read too."""
     trims, owner = [], []
     for k, q in enumerate(faces.corners):
-        w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-        h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+        w, h = mean_sides(q)
         if h < TRIM_ASPECT * w:
             continue
         keep = w * CARD_H_MM / CARD_W_MM / h  # the share of the length a card takes

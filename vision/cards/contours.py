@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.geometry import fit_sides, portrait_corners, quad_iou
+from vision.cards.geometry import fit_sides, mean_sides, portrait_corners, quad_iou
 
 WORK_SIZE = 640  # longest side the sweep runs at
 ASPECT = (1.15, 1.65)  # long / short side: 88/63 = 1.40; a short fan of two cards is 1.7 and up
@@ -198,8 +198,7 @@ def _card_shape(quad: np.ndarray, hull_area: float) -> tuple[float, np.ndarray] 
     if fill < MIN_FILL:
         return None
     q = portrait_corners(quad)
-    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
-    long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    short, long = mean_sides(q)
     if short < 8 or not ASPECT[0] <= long / short <= ASPECT[1] or _side_balance(q) < MIN_BALANCE:
         return None
     aspect_error = abs(np.log(long / short / (88 / 63)))

@@ -87,6 +87,15 @@ def portrait_corners(quad: np.ndarray) -> np.ndarray:
     return q
 
 
+def mean_sides(quad: np.ndarray) -> tuple[float, float]:
+    """A portrait quad's short and long side, each the mean of its two opposite sides (perspective makes them
+    differ)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+    long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    return float(short), float(long)
+
+
 def outline_from_index(index_quad: np.ndarray) -> np.ndarray:
     """The full card outline implied by an upright index box (clockwise from its own top-left)."""
     h = cv2.getPerspectiveTransform(INDEX_BOX_MM, np.asarray(index_quad, np.float32))
