@@ -158,3 +158,36 @@ def test_every_benchmark_board_is_read_at_its_pitch() -> None:
 
     for image, laid in bench_pictures():
         assert abs(len(predict(image)["tiles"]) - laid) <= 2  # a tile missed or two phantoms, not a finer grid
+
+
+@pytest.mark.parametrize("index,right", [
+    (98, 29),  # 30 flat tiles (3 read right before); bright streaks of its grey table still give cells off it
+    (61, 6),  # 8 classic road tiles (none before); the column of six drifts off its cells by its far end
+])
+def test_boards_first_read_at_half_the_pitch_are_read_at_it(index: int, right: int) -> None:
+    """Thirteenth round, tune2.yaml: roads along the tile middles edge the half-pitch lines as much as the
+    borders, so the borders-inside check kept half the pitch; the cells then fill whole 2 x 2 blocks."""
+    scene, calibration, style = draw_scene(load_config(SETS / "tune2.yaml", None), index)
+    tally = Tally()
+    _score(scene, predict(scene.image, calibration=calibration), tally, style)
+    assert tally.tiles_missed <= 1 and tally.tiles_right >= right
+    assert tally.meeples_extra == 0
+
+
+def test_cells_in_whole_two_by_two_blocks_are_a_grid_at_half_the_pitch() -> None:
+    """Thirteenth round: a grid at half the tiles' pitch sees each tile as four cells in an aligned 2 x 2 block;
+    a board laid by play (here an L of tiles) does not fill such blocks, and stays as it is."""
+    from vision.tiles.grid import _whole_blocks
+
+    tiles = [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (3, 2)]
+    quartered = [(2 * i + di + 1, 2 * j + dj) for i, j in tiles for di in (0, 1) for dj in (0, 1)]
+    halved = _whole_blocks(quartered, np.eye(3))
+    assert halved is not None
+    # the block holding cells (1, 0), (2, 0), (1, 1), (2, 1) is the tile (0, 0) at the doubled pitch
+    u, v, w = halved @ np.array([1.5, 0.5, 1.0])
+    assert (int(np.floor(u / w)), int(np.floor(v / w))) == (0, 0)
+    assert _whole_blocks(quartered[:-1], np.eye(3)) is not None  # one cell lost (a meeple, an arm) still tells
+    board = [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (3, 2), (4, 2), (4, 3), (4, 4), (5, 4), (6, 4), (6, 5),
+             (6, 6), (7, 6), (8, 6), (8, 7)]
+    assert _whole_blocks(board, np.eye(3)) is None
+

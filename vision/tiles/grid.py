@@ -31,6 +31,10 @@ COARSER_FIT = 0.8  # the coarser grid's outline fit against the finer one's, at 
 # or: inner lines weaker than this against the kept ones, and the outline fits the coarser grid clearly better
 COARSER_LOOSE_RATIO = 0.9
 COARSER_BETTER = 1.2
+# or: this share of the occupied cells lies in whole 2 x 2 blocks (each tile seen as four cells; roads along
+# tile middles show the finer comb's extra lines as much edge as borders) and the outline fits at COARSER_FIT
+WHOLE_BLOCKS = 0.8
+WHOLE_BLOCKS_CELLS = 16  # fewest occupied cells the block test reads (four tiles seen at half pitch)
 REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
 FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
@@ -104,6 +108,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     to_board, share, _ = found
     cells = _occupied(raw_mask, to_board)
     coarser = _coarser(grey, cells, to_board)
+    taken = False
     if coarser is not None:
         ratio, coarse = coarser
         coarse, coarse_share = _fit_outline(coarse, outline)
@@ -112,8 +117,15 @@ def find_grid(image: np.ndarray) -> Grid | None:
         # itself fits the coarser grid better (a true grid's outline never does, by far)
         if (ratio < COARSER_RATIO and coarse_share >= COARSER_FIT * share) or (
                 ratio < COARSER_LOOSE_RATIO and coarse_share >= COARSER_BETTER * share):
-            to_board = coarse
+            to_board, taken = coarse, True
             cells = _occupied(raw_mask, to_board)
+    if not taken:
+        halved = _whole_blocks(cells, to_board)
+        if halved is not None:
+            halved, halved_share = _fit_outline(halved, outline)
+            if halved_share >= COARSER_FIT * share:
+                to_board = halved
+                cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
     return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board))
@@ -221,6 +233,31 @@ def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> tuple
                     shift = np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]])
                     best = (ratio, shift @ to_board)
     return best
+
+
+def _whole_blocks(cells: list[Cell], to_board: np.ndarray) -> np.ndarray | None:
+    """The grid at twice the pitch when the occupied cells come in whole 2 x 2 blocks, or None.
+
+    A grid at half the tiles' pitch sees each tile as four cells, so its occupied cells fill aligned 2 x 2
+    blocks; a true grid's do not (random play lays no board of whole 2 x 2 blocks). Roads run along tile
+    middles, so the finer comb's extra lines can show as much edge as the borders and `_coarser` misses it.
+    """
+    if len(cells) < WHOLE_BLOCKS_CELLS:
+        return None
+    best: tuple[float, int, int] | None = None
+    for a in (0, 1):
+        for b in (0, 1):
+            counts: dict[Cell, int] = {}
+            for i, j in cells:
+                key = ((i - a) // 2, (j - b) // 2)
+                counts[key] = counts.get(key, 0) + 1
+            whole = sum(n for n in counts.values() if n == 4) / len(cells)
+            if best is None or whole > best[0]:
+                best = (whole, a, b)
+    whole, a, b = best
+    if whole < WHOLE_BLOCKS:
+        return None
+    return np.array([[0.5, 0, -a / 2], [0, 0.5, -b / 2], [0, 0, 1]]) @ to_board
 
 
 def _inner_borders(grey: np.ndarray, to_unit: np.ndarray) -> tuple[int, int]:
