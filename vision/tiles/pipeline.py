@@ -27,6 +27,9 @@ MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out o
 TABLE_EDGE = 0.06  # tiles: how far into the laid squares the table may show at the board's rim
 RIM_BAND = 0.45  # tiles: how far in from the rim a meeple standing over it reaches
 RIM_LIKE = CANDIDATE_DISTANCES[1]  # Lab units (as the candidates measure) from the table: a colour cut again by the rim
+# a board of n tiles spans at most n + 1 cells across and down together; a grid whose candidates span twice the
+# game's tiles (phantom specks may lie a little off the board) is broken, and its thousands of slivers no reading
+GAME_TILES = sum(t.count for t in TILES.values())
 
 
 def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
@@ -56,6 +59,8 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     ys = [c[1] for c in grid.cells]
     x0, y0 = min(xs) - 1, min(ys) - 1
     nx, ny = max(xs) - x0 + 2, max(ys) - y0 + 2
+    if nx + ny - 4 > 2 * GAME_TILES:
+        return {}, [], []
     to_patch = np.array([[PATCH, 0, -x0 * PATCH], [0, PATCH, -y0 * PATCH], [0, 0, 1]]) @ grid.to_board
     if trace is not None:
         trace["to_patch"] = to_patch
