@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.assignment import min_cost_assignment
 from vision.cards.backs import back_designs, centre_colours, like_table, look_like_backs
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
@@ -32,8 +33,8 @@ from vision.cards.geometry import (
     to_frame,
 )
 from vision.cards.grid import Grid, cells_beside, map_grid
-from vision.cards.identity import SURE_READING, classify, fuse, read_cards, read_faces
-from vision.cards.labels import NONE_CLASS, UNREAD
+from vision.cards.identity import SURE_READING, card_odds, classify, fuse, read_cards, read_faces
+from vision.cards.labels import CARD_CODES, NONE_CLASS, UNREAD
 from vision.cards.outline import refine
 from vision.detections import CardDetections
 
@@ -60,6 +61,8 @@ MAP_BOX_SCORE = 0.5  # finds lone cards (touching ones merge) and the map's grid
 EMPTY_RING = 0  # the cells this far beyond a map's bounds are looked at too (0: only the holes within them)
 EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
 REGRID_OVERLAP = 0.4  # an unread card's outline from the grid must overlap its own this much (the box is near)
+CLASH_ROUNDS = 2  # a map's cards read twice draw in the cards read as their next likeliest, this many times over
+CLASH_CHOICES = 3  # how many of a card's likeliest codes count as its next likeliest
 TRIM_ASPECT = 1.55  # off a map, an outline this much longer than wide may hold a strip of the card under it
 
 
@@ -105,7 +108,38 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     if grid is None:
         turned, unread = _read_turned(image, unread)
         return CardDetections.merge([faces, fanned, backs, turned, unread])
-    return _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread, weak.quads.mean(axis=1))
+    cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread, weak.quads.mean(axis=1))
+    return one_deck(image, cards)
+
+
+def one_deck(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """A map's cards with no card read twice: a map of at most 52 cards is laid from one deck, which holds each
+    card once, so of two cards read as one code (mostly court cards in a map, their letters a few pixels tall)
+    one is wrong. The cards read twice, and those read as the cards they are next likeliest to be (CLASH_ROUNDS
+    times over), are read again (`card_odds`) and given the codes that are likeliest together, each once; the
+    other cards keep theirs. A larger map is laid from two decks and is left as read."""
+    faces = [i for i, c in enumerate(cards.codes) if c in CARD_CODES]
+    ids = {i for i in faces if sum(cards.codes[j] == cards.codes[i] for j in faces) > 1}
+    if not ids or len(cards) > len(CARD_CODES):
+        return cards
+    odds: dict[int, np.ndarray] = {}
+    for _ in range(CLASH_ROUNDS):
+        new = sorted(ids - odds.keys())
+        odds.update(zip(new, card_odds(image, cards.corners[new]), strict=True))
+        wanted = {CARD_CODES[c] for i in ids for c in np.argsort(-odds[i])[:CLASH_CHOICES]}
+        ids |= {i for i in faces if cards.codes[i] in wanted}
+    new = sorted(ids - odds.keys())
+    odds.update(zip(new, card_odds(image, cards.corners[new]), strict=True))
+    rows = sorted(ids)
+    held = {cards.codes[i] for i in faces if i not in ids}
+    columns = [k for k, c in enumerate(CARD_CODES) if c not in held]
+    cost = -np.log(np.maximum(np.array([odds[i][columns] for i in rows]), 1e-4))
+    out = cards[np.arange(len(cards))]
+    for i, k in zip(rows, min_cost_assignment(cost), strict=True):
+        code = CARD_CODES[columns[k]]
+        if code != cards.codes[i]:
+            out.codes[i], out.confidence[i] = code, float(odds[i][columns[k]])
+    return out
 
 
 def _card_outlines(image: np.ndarray, cards: Boxes,

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.cards.detect import MODELS, session
 from vision.cards.geometry import face_crop, index_crop, rotate_corners
-from vision.cards.labels import CROP_CLASSES, NONE_CLASS
+from vision.cards.labels import CARD_CODES, CROP_CLASSES, NONE_CLASS
 
 CLASSIFIER = MODELS / "cards-index.onnx"
 FACE_READER = MODELS / "cards-face.onnx"
@@ -55,6 +55,26 @@ def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.n
     n = len(outlines)
     if n == 0:
         return [], np.zeros(0, np.float32), np.zeros((0, 4, 2), np.float32)
+    index, face, use_turned = _index_and_face(image, outlines)
+    codes, conf = fuse(index, face)
+    turned = np.stack([rotate_corners(o, 2) for o in outlines])
+    corners = np.where(use_turned[:, None, None], turned, outlines).astype(np.float32)
+    return codes, conf.astype(np.float32), corners
+
+
+def card_odds(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """(N, len(CARD_CODES)): how likely each outline holds each card, index and face read as `read_cards` reads
+    them: the next-best cards of a reading that cannot be right."""
+    if len(outlines) == 0:
+        return np.zeros((0, len(CARD_CODES)), np.float32)
+    fused, seen = _fused(*_index_and_face(image, outlines)[:2])
+    return (fused[:, :len(CARD_CODES)] * seen[:, None]).astype(np.float32)
+
+
+def _index_and_face(image: np.ndarray, outlines: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The index reading of each outline's best view (`_best_corner`), its face reading, and whether that view
+    is the turned outline's (the other printed corner)."""
+    n = len(outlines)
     turned = np.stack([rotate_corners(o, 2) for o in outlines])
     face = read_faces(image, outlines)
     z = len(ZOOMS)
@@ -67,10 +87,7 @@ def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.n
     big = np.linalg.norm(outlines[:, 1] - outlines[:, 0], axis=1) >= ZOOM_CARD_PX
     _read_views(image, corners_of, [(v, k) for v in range(1, 2 * z) for k in unsure if v % z == 0 or big[k]], p)
     index, best_view = _best_corner(p)
-    codes, conf = fuse(index, face)
-    use_turned = best_view >= z
-    corners = np.where(use_turned[:, None, None], turned, outlines).astype(np.float32)
-    return codes, conf.astype(np.float32), corners
+    return index, face, best_view >= z
 
 
 def _best_corner(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -97,9 +114,19 @@ def _read_views(image: np.ndarray, corners_of: np.ndarray, views: list[tuple[int
 
 
 def fuse(index: np.ndarray, face: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """Codes and confidences from the index's and the face's class probabilities (N, classes). Each reader's
-    opinion of which card it is counts as much as it believes it sees one (a tiny index says "none" and then has
-    no say; a mostly covered face neither); the card is "none" only when both see nothing."""
+    """Codes and confidences from the index's and the face's class probabilities (N, classes) (`_fused`); the
+    card is "none" only when both see nothing."""
+    fused, seen = _fused(index, face)
+    best = fused.argmax(axis=1)
+    names = [c for c in CROP_CLASSES if c != "none"]
+    codes = [names[b] if seen[i] >= 0.5 else "none" for i, b in enumerate(best)]
+    return codes, (fused[np.arange(len(best)), best] * seen).astype(np.float32)
+
+
+def _fused(index: np.ndarray, face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(N, classes less "none") how likely each card is, and (N,) how likely either reader sees a card at all.
+    Each reader's opinion of which card it is counts as much as it believes it sees one (a tiny index says
+    "none" and then has no say; a mostly covered face neither)."""
     opinions = []
     for p, weight in ((index, 1.0), (face, FACE_WEIGHT)):
         nothing = p[:, NONE_CLASS:NONE_CLASS + 1]
@@ -108,11 +135,7 @@ def fuse(index: np.ndarray, face: np.ndarray) -> tuple[list[str], np.ndarray]:
         opinions.append(((1.0 - nothing) * which + nothing / which.shape[1]) ** weight)
     fused = opinions[0] * opinions[1]
     fused /= fused.sum(axis=1, keepdims=True)
-    best = fused.argmax(axis=1)
-    seen = 1.0 - index[:, NONE_CLASS] * face[:, NONE_CLASS]
-    names = [c for c in CROP_CLASSES if c != "none"]
-    codes = [names[b] if seen[i] >= 0.5 else "none" for i, b in enumerate(best)]
-    return codes, (fused[np.arange(len(best)), best] * seen).astype(np.float32)
+    return fused, 1.0 - index[:, NONE_CLASS] * face[:, NONE_CLASS]
 
 
 def read_faces(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
