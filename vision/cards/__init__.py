@@ -62,7 +62,7 @@ EMPTY_RING = 0  # the cells this far beyond a map's bounds are looked at too (0:
 EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
 REGRID_OVERLAP = 0.4  # an unread card's outline from the grid must overlap its own this much (the box is near)
 CLASH_ROUNDS = 2  # a map's cards read twice draw in the cards read as their next likeliest, this many times over
-CLASH_CHOICES = 3  # how many of a card's likeliest codes count as its next likeliest
+CLASH_CHOICES = 5  # how many of a card's likeliest codes count as its next likeliest (3: seed 777 one more wrong)
 TRIM_ASPECT = 1.55  # off a map, an outline this much longer than wide may hold a strip of the card under it
 
 
