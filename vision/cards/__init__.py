@@ -9,6 +9,8 @@ fanned cards whose body is covered).
 
 from __future__ import annotations
 
+from collections import Counter
+
 import cv2
 import numpy as np
 
@@ -119,7 +121,8 @@ def one_deck(image: np.ndarray, cards: CardDetections) -> CardDetections:
     times over), are read again (`card_odds`) and given the codes that are likeliest together, each once; the
     other cards keep theirs. A larger map is laid from two decks and is left as read."""
     faces = [i for i, c in enumerate(cards.codes) if c in CARD_CODES]
-    ids = {i for i in faces if sum(cards.codes[j] == cards.codes[i] for j in faces) > 1}
+    times = Counter(cards.codes[i] for i in faces)
+    ids = {i for i in faces if times[cards.codes[i]] > 1}
     if not ids or len(cards) > len(CARD_CODES):
         return cards
     odds: dict[int, np.ndarray] = {}
