@@ -104,3 +104,51 @@ def test_a_road_crosses_an_edge_in_its_middle(config: str, index: int, cell: tup
     assert scene.board.tiles[cell][0] == truth[0]
     assert canonical_rotation(*scene.board.tiles[cell]) == truth[1]
     assert _read_at(scene, out, cell) == truth
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_two_caps_whose_walls_fill_the_corner_box_are_no_corner_city(rotation: int) -> None:
+    """Fourteenth round: the art's deep caps and walls fill the corner box between I's two caps (0.5-0.86 on
+    misread tuning tiles). Deeper in on that diagonal (BETWEEN) two separate caps still leave field and one corner
+    city does not, so I grown so far still reads as I (without that box it reads as N) and N as N."""
+    for letter, grow in (("I", 7), ("N", 7), ("N", 9)):
+        not_field, shield = truth_masks(letter, rotation)
+        grown = cv2.dilate(not_field.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
+        features = read_tile(grown, shield, np.ones((PATCH, PATCH), bool))
+        read = match_board({(0, 0): features})[(0, 0)]
+        assert (read.letter, read.rotation) == (letter, rotation)
+        if letter == "I":
+            assert np.nanmax(features.corners) > 0.5 and np.nanmax(features.between) < 0.1
+            blind = dataclasses.replace(features, between=np.full(4, np.nan))
+            assert match_board({(0, 0): blind})[(0, 0)].letter == "N"
+
+
+def test_the_box_between_two_cities_moves_only_twins_that_part_there() -> None:
+    """Each hypothesis is judged there against its twins with the same edges: only I, M and N ever move."""
+    from vision.tiles.matcher import _between, _table
+
+    table = _table()
+    rng = np.random.default_rng(7)
+    movers: set[str] = set()
+    for letter, rotation in [("I", 0), ("N", 90), ("C", 0), ("Q", 180), ("P", 270), ("D", 0)]:
+        features = read_tile(*truth_masks(letter, rotation), np.ones((PATCH, PATCH), bool))
+        for _ in range(5):
+            noisy = dataclasses.replace(features, between=rng.uniform(0, 1, 4))
+            penalty = _between(noisy, table)
+            assert (penalty >= 0).all()
+            movers |= {table.keys[h][0] for h in np.flatnonzero(penalty > 1e-9)}
+    assert movers and movers <= {"I", "M", "N"}
+
+
+@pytest.mark.parametrize("config,index,cell,truth", [
+    ("tune2", 38, (1, -2), ("I", 0)),
+    ("tune2", 163, (3, 1), ("I", 90)),
+    ("tune", 327, (-4, 2), ("I", 0)),
+])
+def test_two_city_caps_are_no_corner_city_on_tuning_boards(config: str, index: int, cell: tuple[int, int],
+                                                             truth: tuple[str, int]) -> None:
+    """Fourteenth round: each of these I tiles read as N on the tuning sets (the corner box between its caps
+    filled); the box between two city edges deeper in tells them apart."""
+    scene, out = _board_read(config, index)
+    assert scene.board.tiles[cell] == truth
+    assert _read_at(scene, out, cell) == truth

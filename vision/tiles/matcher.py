@@ -99,6 +99,9 @@ class _Table:
     kinds: np.ndarray  # (H, 4) index into EDGE_KINDS
     centre: np.ndarray  # (H,)
     corners: np.ndarray  # (H, 4)
+    between: np.ndarray  # (H, 4)
+    city_corner: np.ndarray  # (H, 4) bool: the corner lies between two city edges
+    twins: np.ndarray  # (H,) int: hypotheses with the same edges N E S W share a number
     shield: np.ndarray  # (H,) bool
     prior: np.ndarray  # (H,)
 
@@ -119,6 +122,10 @@ def _table() -> _Table:
         kinds=np.array([[EDGE_KINDS.index(k) for k in TILES[letter].edges(r)] for letter, r in keys]),
         centre=np.array([expected[h].centre for h in keys]),
         corners=np.array([expected[h].corners for h in keys]),
+        between=np.array([expected[h].between for h in keys]),
+        city_corner=np.array([[edges[k] == "C" and edges[(k + 1) % 4] == "C" for k in range(4)]
+                              for edges in (TILES[letter].edges(r) for letter, r in keys)]),
+        twins=np.unique([TILES[letter].edges(r) for letter, r in keys], axis=0, return_inverse=True)[1].ravel(),
         shield=np.array([any(p.shield for p in TILES[letter].cities) for letter, _ in keys]),
         prior=np.array([PRIOR_WEIGHT * np.log(TILES[letter].count / total) for letter, _ in keys]),
     )
@@ -202,10 +209,26 @@ def _scores(f: TileFeatures, edge_ll: np.ndarray, feet: list[tuple[float, float]
         scores -= (f.centre - t.centre) ** 2 / (2 * SHAPE_SIGMA**2)
     seen = ~np.isnan(f.corners)
     scores -= ((f.corners[seen] - t.corners[:, seen]) ** 2).sum(axis=1) / (2 * SHAPE_SIGMA**2)
+    scores -= _between(f, t)
     if not np.isnan(f.blue):
         p = float(np.clip(1 / (1 + np.exp(-(f.blue - SHIELD_BLUE) / 0.0015)), 0.02, 0.98))
         scores += np.where(t.shield, np.log(p), np.log(1 - p))
     return scores
+
+
+def _between(f: TileFeatures, t: _Table) -> np.ndarray:
+    """(H,) penalty from the diagonal between two city edges, deeper in than the corner box.
+
+    Two separate caps (I) leave field there, one corner city (N, M) covers it; the art's deep caps and walls
+    fill the corner box between I's caps about as much as a corner city's. Each hypothesis is judged against
+    the best of those with the same edges (its twins), so only twins that part there (I against N and M)
+    move; every other letter's score is as before.
+    """
+    judged = t.city_corner & ~np.isnan(f.between)
+    err = np.where(judged, (f.between - t.between) ** 2, 0.0).sum(axis=1)  # (H,)
+    best = np.full(t.twins.max() + 1, np.inf)
+    np.minimum.at(best, t.twins, err)
+    return (err - best[t.twins]) / (2 * SHAPE_SIGMA**2)
 
 
 def _reading(scores: np.ndarray) -> Reading:

@@ -8,7 +8,7 @@ the one blue thing on a base-game tile.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -29,6 +29,7 @@ ROAD_BEND = 0.08  # how far a curved road may have moved along the edge there
 HIDDEN_BOUND = 0.5  # a window share past which a partly hidden edge's best (least) still counts as seen
 CENTRE_BOX = (0.38, 0.38, 0.62, 0.62)
 DIAGONAL = (0.31, 0.43)  # box on the diagonal near each corner (clear of one-edge city caps)
+BETWEEN = (0.36, 0.44)  # deeper in on the diagonal: field there between two separate caps, city in one corner city
 
 
 @dataclass
@@ -47,6 +48,7 @@ class TileFeatures:
     blue: float
     valid: float  # share of the tile not hidden by meeples or hands
     clearest: np.ndarray  # (4,)
+    between: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) NE SE SW NW, BETWEEN boxes
 
 
 def green_lead(bgr: np.ndarray) -> np.ndarray:
@@ -97,12 +99,16 @@ def _edge_boxes(span: tuple[float, float]) -> list[tuple[float, float, float, fl
 
 
 SIDE_BOXES = [_edge_boxes(span) for span in SIDES]
-CORNER_BOXES = [
-    (1 - DIAGONAL[1], DIAGONAL[0], 1 - DIAGONAL[0], DIAGONAL[1]),  # NE
-    (1 - DIAGONAL[1], 1 - DIAGONAL[1], 1 - DIAGONAL[0], 1 - DIAGONAL[0]),  # SE
-    (DIAGONAL[0], 1 - DIAGONAL[1], DIAGONAL[1], 1 - DIAGONAL[0]),  # SW
-    (DIAGONAL[0], DIAGONAL[0], DIAGONAL[1], DIAGONAL[1]),  # NW
-]
+
+
+def _diagonal_boxes(span: tuple[float, float]) -> list[tuple[float, float, float, float]]:
+    """The square covering `span` on each diagonal, NE SE SW NW (tile units from each corner)."""
+    a, b = span
+    return [(1 - b, a, 1 - a, b), (1 - b, 1 - b, 1 - a, 1 - a), (a, 1 - b, b, 1 - a), (a, a, b, b)]
+
+
+CORNER_BOXES = _diagonal_boxes(DIAGONAL)
+BETWEEN_BOXES = _diagonal_boxes(BETWEEN)
 
 
 def read_tile(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray) -> TileFeatures:
@@ -141,10 +147,11 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     middles, clearest = (np.stack(v) for v in zip(*(_windows(hits, seen, ox, oy, e) for e in range(4)), strict=True))
     centre = share(hits, CENTRE_BOX)
     corners = np.stack([share(hits, box) for box in CORNER_BOXES])  # (4, T)
+    between = np.stack([share(hits, box) for box in BETWEEN_BOXES])  # (4, T)
     blues = share(shields, (0.1, 0.1, 0.9, 0.9))
     whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
-                         float(whole[t]), clearest[:, t]) for t in range(len(origins))]
+                         float(whole[t]), clearest[:, t], between[:, t]) for t in range(len(origins))]
 
 
 def integral(mask: np.ndarray) -> np.ndarray:
