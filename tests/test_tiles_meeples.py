@@ -349,31 +349,3 @@ def test_each_meeple_is_its_blob_of_a_meeples_usual_size() -> None:
     assert abs(100 / 48**2 - TYPICAL_AREA) < abs(256 / 48**2 - TYPICAL_AREA)
     other = square(10, (300, 100))
     assert _distinct([other, joined, core, meeple], 48, [0.7, 0.9, 0.99, 0.95]) == [meeple, other]
-
-
-def test_a_foot_far_from_its_roads_spot_and_by_the_field_is_on_the_field() -> None:
-    """Thirteenth round: the label maps draw roads 0.2 tile wide, so a field meeple beside the road, its foot
-    read 0.02-0.03 tile off, was read on the road; a road or city meeple is put near its usual spot."""
-    from vision.tiles.meeples import feature_at
-
-    assert feature_at("U", 0, 0.5, 0.5) == "N"  # the straight road's own spot (N-S as it lies)
-    assert feature_at("U", 0, 0.55, 0.52) == "N"  # a road meeple's foot read a little off its spot
-    assert feature_at("U", 0, 0.6, 0.2) == "field"  # on the wide road map by the field, far from the spot
-    assert feature_at("U", 0, 0.6, 0.5) == "N"  # as near the field, but at the spot
-    assert feature_at("U", 0, 0.5, 0.2) == "N"  # on the road's own line: more than FIELD_NEAR from the field
-    assert feature_at("C", 0, 0.1, 0.1) == "N"  # an all-city tile has no field to stand on
-    assert feature_at("B", 0, 0.5, 0.62) == "monastery"  # a monastery meeple's foot is read low: kept
-
-
-@pytest.mark.parametrize("index", [66, 210, 223])
-def test_a_field_meeple_beside_a_road_or_city_is_read_on_the_field(index: int) -> None:
-    """tune2.yaml boards 66 (a K), 210 (an N) and 223 (a U): each field meeple was read on the road or city
-    beside it."""
-    from companion.commands.tiles_eval import load_config
-    from vision.tiles.evaluate import draw_scene
-
-    scene, cal, style = draw_scene(load_config(ROOT / "datasets" / "tiles" / "tune2.yaml", None), index)
-    assert any(m.feature == "field" for m in scene.meeples)
-    tally = Tally()
-    _score(scene, predict(scene.image, calibration=cal), tally, style)
-    assert tally.meeples_right == tally.meeples and tally.meeples_extra == 0

@@ -8,7 +8,7 @@ outlines) are dropped by size, which the rectified board fixes in tile units.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -16,15 +16,7 @@ import numpy as np
 
 from vision.tiles import verifier
 from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
-from vision.tiles.geometry import (
-    CITY_LABEL,
-    FIELD_LABEL,
-    MONASTERY_LABEL,
-    ROAD_LABEL,
-    meeple_spots,
-    rotate_points,
-    rotated_feature_map,
-)
+from vision.tiles.geometry import CITY_LABEL, FIELD_LABEL, MONASTERY_LABEL, ROAD_LABEL, rotated_feature_map
 from vision.tiles.geometry import feature_edge as _feature_edge
 from vision.tiles.grid import pixels
 
@@ -49,11 +41,6 @@ ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to f
 DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
 SHAPE_SIDE = 20
 SPARSE_SIZE = 50_000  # px: masks this large get their blob stats from the blobs' own pixels
-# a foot read on a road or city this far (tiles) from where a meeple is put on it, and within
-# FIELD_NEAR of the field, stands on the field (thirteenth round: the foot is read 0.02-0.03 tile off)
-SPOT_REACH = 0.15
-FIELD_NEAR = 0.06
-MAP_SIDE = 64  # px of the label map the field's nearness is measured on
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
@@ -445,14 +432,7 @@ def _foot_in(crop: np.ndarray, left: int, top: int) -> tuple[float, float]:
 
 
 def feature_at(letter: str, rotation: int, u: float, v: float) -> str:
-    """The feature a meeple whose foot is at point (u, v) of a tile stands on: an edge naming its road or city
-    part, monastery or field.
-
-    The label maps draw roads wide, so a foot read a little beside its road still counts; but a meeple is put
-    on a road or city near its usual spot, so a foot far from that spot and by the field (a field meeple
-    beside the road, read a touch onto it) is on the field. (Not so for a monastery: a meeple on it joins
-    its roof, and its foot is read as much as 0.17 tile low.)
-    """
+    """The feature under point (u, v) of a tile: an edge naming its road or city part, monastery or field."""
     labels = rotated_feature_map(letter, rotation, 32)
     x = int(np.clip(u * 32, 0, 31))
     y = int(np.clip(v * 32, 0, 31))
@@ -461,29 +441,6 @@ def feature_at(letter: str, rotation: int, u: float, v: float) -> str:
         return "field"
     if label == MONASTERY_LABEL:
         return "monastery"
-    kind, index = ("road", label - ROAD_LABEL) if label >= ROAD_LABEL else ("city", label - CITY_LABEL)
-    spot = _spots(letter, rotation)[(kind, index)]
-    if np.hypot(u - spot[0], v - spot[1]) > SPOT_REACH and _field_distance(letter, rotation, u, v) < FIELD_NEAR:
-        return "field"
-    return _feature_edge(letter, rotation, kind, index)
-
-
-@cache
-def _spots(letter: str, rotation: int) -> dict[tuple[str, int], tuple[float, float]]:
-    """Each scoring part's usual meeple spot, as the tile lies."""
-    return {(kind, index): tuple(rotate_points(np.array([point]), rotation)[0])
-            for kind, index, point in meeple_spots(letter)}
-
-
-@cache
-def _field_map(letter: str, rotation: int) -> np.ndarray:
-    """Tile units from each px of the label map to the nearest field px (large where the tile has no field)."""
-    not_field = (rotated_feature_map(letter, rotation, MAP_SIDE) != FIELD_LABEL).astype(np.uint8)
-    if not_field.all():
-        return np.full(not_field.shape, np.inf, np.float32)
-    return cv2.distanceTransform(not_field, cv2.DIST_L2, 5) / MAP_SIDE
-
-
-def _field_distance(letter: str, rotation: int, u: float, v: float) -> float:
-    far = _field_map(letter, rotation)
-    return float(far[int(np.clip(v * MAP_SIDE, 0, MAP_SIDE - 1)), int(np.clip(u * MAP_SIDE, 0, MAP_SIDE - 1))])
+    if label >= ROAD_LABEL:
+        return _feature_edge(letter, rotation, "road", label - ROAD_LABEL)
+    return _feature_edge(letter, rotation, "city", label - CITY_LABEL)
