@@ -192,7 +192,6 @@ def test_cells_in_whole_two_by_two_blocks_are_a_grid_at_half_the_pitch() -> None
     assert _whole_blocks(board, np.eye(3)) is None
 
 
-
 def test_a_grid_that_finds_more_tiles_than_the_game_has_gives_no_reading() -> None:
     """tune2.yaml board 216: a lone tile in strong perspective, its meeple over the edge, gets a degenerate grid
     whose 7529 slivers were each read as a tile; a board never holds more than the game's 72 tiles."""
