@@ -38,30 +38,64 @@ def test_a_map_of_two_decks_keeps_its_twins() -> None:
     square = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
     cards = CardDetections(["QS"] * 2 + ["back"] * (n - 2), np.stack([square + [70 * k, 0] for k in range(n)]),
                            np.ones(n, np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
-    assert one_deck(np.zeros((100, 100, 3), np.uint8), cards) is cards
+    assert one_deck(np.zeros((100, 100, 3), np.uint8), cards, np.ones(n, bool)) is cards
+
+
+def _map_scene(seed: int) -> tuple[np.ndarray, CardDetections]:
+    from vision.synth.layouts import superheld_map
+    from vision.synth.scene import compose
+    from vision.truth import truth_detections
+
+    rng = np.random.default_rng(seed)
+    placements, _ = superheld_map(rng, n=24, style=seed)
+    image, truths, _ = compose(placements, rng, hands=0, max_tilt=0.2, effects=False, fill=(0.8, 0.9))
+    return image, truth_detections(truths)
+
+
+def test_a_maps_grid_holds_its_own_cards_and_not_a_pile_beside_it() -> None:
+    from vision.cards.grid import map_grid
+
+    _, cards = _map_scene(5)
+    grid = map_grid(cards.corners, cards.confidence)
+    assert grid is not None
+    assert grid.holds(cards.centres).all()
+    (x0, y0), (x1, y1) = cards.centres.min(axis=0), cards.centres.max(axis=0)
+    pitch = float(np.linalg.norm(cards.corners[0, 1] - cards.corners[0, 0]))
+    beside = np.array([[x1 + 3 * pitch, y1 + 3 * pitch], [x0 - 3 * pitch, y0]], np.float32)  # off the map's bounds
+    between = cards.centres[:1] + (cards.corners[0, 1] - cards.corners[0, 0]) / 2  # half a pitch off a cell's centre
+    assert not grid.holds(beside).any()
+    assert not grid.holds(between).any()
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
 def test_cards_read_as_other_cards_of_a_map_get_their_own_codes_back() -> None:
     from vision.cards import one_deck
-    from vision.synth.layouts import superheld_map
-    from vision.synth.scene import compose
-    from vision.truth import truth_detections
 
     restored = 0
     for seed in (5, 6, 7):
-        rng = np.random.default_rng(seed)
-        placements, _ = superheld_map(rng, n=24, style=seed)
-        image, truths, _ = compose(placements, rng, hands=0, max_tilt=0.2, effects=False, fill=(0.8, 0.9))
-        cards = truth_detections(truths)
+        image, cards = _map_scene(seed)
         faces = [i for i, c in enumerate(cards.codes) if c != "back"]
         misread = cards[np.arange(len(cards))]
         pairs = list(zip(faces[0::2], faces[1::2], strict=False))[:4]
         for a, b in pairs:
             misread.codes[b] = cards.codes[a]  # card b read as card a
-        fixed = one_deck(image, misread)
+        fixed = one_deck(image, misread, np.ones(len(cards), bool))
         assert len(set(c for c in fixed.codes if c != "back")) == len(faces)  # no card twice
         assert [fixed.codes[i] for i in faces if i not in {b for _, b in pairs}] == \
             [cards.codes[i] for i in faces if i not in {b for _, b in pairs}]  # a card read once keeps its code
         restored += sum(fixed.codes[a] == cards.codes[a] and fixed.codes[b] == cards.codes[b] for a, b in pairs)
     assert restored >= 10, restored  # of 12 pairs
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_a_card_beside_the_map_may_share_a_maps_code() -> None:
+    """Superheld's ghost warriors are a second deck: the top warrior beside the map may be a card the map holds."""
+    from vision.cards import one_deck
+
+    image, cards = _map_scene(5)
+    faces = [i for i, c in enumerate(cards.codes) if c != "back"]
+    twin = cards[np.arange(len(cards))]
+    twin.codes[faces[1]] = cards.codes[faces[0]]
+    in_map = np.ones(len(cards), bool)
+    in_map[faces[1]] = False  # as if it lay on a pile beside the map
+    assert one_deck(image, twin, in_map) is twin

@@ -111,19 +111,20 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
         turned, unread = _read_turned(image, unread)
         return CardDetections.merge([faces, fanned, backs, turned, unread])
     cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread, weak.quads.mean(axis=1))
-    return one_deck(image, cards)
+    return one_deck(image, cards, grid.holds(cards.centres))
 
 
-def one_deck(image: np.ndarray, cards: CardDetections) -> CardDetections:
+def one_deck(image: np.ndarray, cards: CardDetections, in_map: np.ndarray) -> CardDetections:
     """A map's cards with no card read twice: a map of at most 52 cards is laid from one deck, which holds each
-    card once, so of two cards read as one code (mostly court cards in a map, their letters a few pixels tall)
-    one is wrong. The cards read twice, and those read as the cards they are next likeliest to be (CLASH_ROUNDS
-    times over), are read again (`card_odds`) and given the codes that are likeliest together, each once; the
-    other cards keep theirs. A larger map is laid from two decks and is left as read."""
-    faces = [i for i, c in enumerate(cards.codes) if c in CARD_CODES]
+    card once, so of two of its cards read as one code (mostly court cards in a map, their letters a few pixels
+    tall) one is wrong. The map's cards (`in_map`) read twice, and those read as the cards they are next
+    likeliest to be (CLASH_ROUNDS times over), are read again (`card_odds`) and given the codes that are
+    likeliest together, each once; the other cards keep theirs. A larger map is laid from two decks and is left
+    as read, and so are the cards beside a map (another deck's piles: Superheld's ghost warriors)."""
+    faces = [i for i, c in enumerate(cards.codes) if c in CARD_CODES and in_map[i]]
     times = Counter(cards.codes[i] for i in faces)
     ids = {i for i in faces if times[cards.codes[i]] > 1}
-    if not ids or len(cards) > len(CARD_CODES):
+    if not ids or int(np.count_nonzero(in_map)) > len(CARD_CODES):
         return cards
     odds: dict[int, np.ndarray] = {}
     for _ in range(CLASH_ROUNDS):

@@ -64,6 +64,27 @@ class Grid:
         held = self.cells[self.members]
         return [c for c in cells if (np.abs(held - c).max(axis=1) <= 1).any()]
 
+    def holds(self, points: np.ndarray) -> np.ndarray:
+        """(M,) bool: whether each point of the image is the centre of one of the map's own cards: within IN_CELL
+        of a cell's centre, and joined to the grid's cards through cards at most JOIN_CELLS cells apart (as the
+        grid itself grows), not a pile laid further off."""
+        points = np.asarray(points, np.float32).reshape(-1, 2)
+        out = np.zeros(len(points), bool)
+        if not len(points):
+            return out
+        mm = to_frame(points, self.homography)
+        cells = _nearest_cell(mm)
+        aligned = _off_cell(mm) <= IN_CELL
+        joined = self.cells[self.members]
+        grown = True
+        while grown:
+            near = (np.abs(cells[:, None, :] - joined[None]).max(axis=2) <= JOIN_CELLS).any(axis=1)
+            new = aligned & near & ~out
+            out |= new
+            joined = np.concatenate([joined, cells[new]])
+            grown = bool(new.any())
+        return out
+
     def empty_cells(self, taken: np.ndarray, ring: int = 1) -> np.ndarray:
         """(M, 2) cells within `ring` cells of the grid's bounds that hold none of the points `taken` (the
         centres of the cards found): where a card the detector missed may lie."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import MAP_BOXES, one_deck
+from vision.cards import MAP_BOXES
 from vision.cards.detect import FULL_SIZE
 from vision.detections import CardDetections
 
@@ -46,8 +46,7 @@ def _region_size(shape: tuple[int, ...], region: tuple[int, int, int, int]) -> i
 
 def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, predict=None) -> CardDetections:  # noqa: ANN001
     """The reading of `after`, given the reading of `before`; only the changed region is read again."""
-    own = predict is None  # the pipeline's own reading, whose readers `one_deck` asks again
-    if own:
+    if predict is None:
         from vision.cards import predict
     if len(previous):
         card_px = float(np.median(np.linalg.norm(previous.corners[:, 2] - previous.corners[:, 0], axis=1)))
@@ -73,5 +72,4 @@ def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, pred
              if len(fresh) else np.zeros(0, bool))
     near_border = inside & ~((centres[:, 0] >= x0 + margin) & (centres[:, 0] < x1 - margin)
                              & (centres[:, 1] >= y0 + margin) & (centres[:, 1] < y1 - margin))
-    cards = CardDetections.merge([previous[~inside | near_border], fresh[whole]])
-    return one_deck(after, cards) if own and len(previous) >= MAP_BOXES else cards  # a new card may clash in a map
+    return CardDetections.merge([previous[~inside | near_border], fresh[whole]])
