@@ -104,8 +104,9 @@ def is_map(boxes: Boxes) -> bool:
 
 def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: CardDetections, backs: CardDetections,
                            unread: CardDetections, weak: Boxes) -> CardDetections:
-    """The last stage: every card read once more through the grid of a map (`_read_in_grid`), or off a map the
-    unread cards through turned outlines (`_read_turned`). `weak`: the detector's unsure face-up boxes."""
+    """The last stage: every card read once more through the grid of a map (`_read_in_grid`), no card of the
+    map then read twice (`one_deck`), or off a map the unread cards through turned outlines (`_read_turned`).
+    `weak`: the detector's unsure face-up boxes."""
     grid = map_grid(CardDetections.merge([faces, backs]).corners, np.concatenate([faces.confidence, backs.confidence]))
     if grid is None:
         turned, unread = _read_turned(image, unread)
