@@ -67,23 +67,15 @@ class Grid:
     def holds(self, points: np.ndarray) -> np.ndarray:
         """(M,) bool: whether each point of the image is the centre of one of the map's own cards: within IN_CELL
         of a cell's centre, and joined to the grid's cards through cards at most JOIN_CELLS cells apart (as the
-        grid itself grows), not a pile laid further off."""
+        grid itself grows, `_joined`), not a pile laid further off."""
         points = np.asarray(points, np.float32).reshape(-1, 2)
-        out = np.zeros(len(points), bool)
         if not len(points):
-            return out
+            return np.zeros(0, bool)
         mm = to_frame(points, self.homography)
-        cells = _nearest_cell(mm)
-        aligned = _off_cell(mm) <= IN_CELL
-        joined = self.cells[self.members]
-        grown = True
-        while grown:
-            near = (np.abs(cells[:, None, :] - joined[None]).max(axis=2) <= JOIN_CELLS).any(axis=1)
-            new = aligned & near & ~out
-            out |= new
-            joined = np.concatenate([joined, cells[new]])
-            grown = bool(new.any())
-        return out
+        held = self.cells[self.members]
+        cells = np.concatenate([held, _nearest_cell(mm)])
+        start = np.arange(len(cells)) < len(held)  # the grid's cards, then the points
+        return _joined(cells, start | np.r_[np.zeros(len(held), bool), _off_cell(mm) <= IN_CELL], start)[len(held):]
 
     def empty_cells(self, taken: np.ndarray, ring: int = 1) -> np.ndarray:
         """(M, 2) cells within `ring` cells of the grid's bounds that hold none of the points `taken` (the
@@ -189,7 +181,7 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
         mm = to_frame(centres, homography)
         cells = _nearest_cell(mm)
         near = np.abs(cells).max(axis=1) <= ring
-        members = _joined(cells, aligned & near & (_off_cell(mm) <= IN_CELL), first)
+        members = _joined(cells, aligned & near & (_off_cell(mm) <= IN_CELL), np.arange(len(cells)) == first)
         if members.sum() >= MIN_CARDS and len(set(cells[members, 0])) > 1 and len(set(cells[members, 1])) > 1:
             h = _fit((cells[members] * PITCH_MM + CARD_MM[2] / 2).astype(np.float32), centres[members])
             if h is not None:
@@ -200,21 +192,18 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
         return None
     mm = to_frame(centres, fitted)
     cells = _nearest_cell(mm)
-    grid = Grid(fitted, cells, _joined(cells, aligned & (_off_cell(mm) <= IN_CELL), first))
+    grid = Grid(fitted, cells, _joined(cells, aligned & (_off_cell(mm) <= IN_CELL), np.arange(len(cells)) == first))
     return grid if _cards_fill_cells(grid, corners) else None
 
 
-def _joined(cells: np.ndarray, candidates: np.ndarray, first: int) -> np.ndarray:
-    """The candidates whose cells join the first card's through other candidates' cells, JOIN_CELLS apart at
-    most (a map is laid edge to edge; a card missed or read through a wrong outline leaves a hole), while
-    cards laid apart fit a grid of touching cards only here and there (every fourth card of a map laid 16 mm
-    apart falls near a line of it)."""
-    joined = np.zeros(len(cells), bool)
-    if not candidates[first]:
-        return joined
+def _joined(cells: np.ndarray, candidates: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """The candidates whose cells join the `start` cards' (a mask; those that are candidates) through other
+    candidates' cells, JOIN_CELLS apart at most (a map is laid edge to edge; a card missed or read through a
+    wrong outline leaves a hole), while cards laid apart fit a grid of touching cards only here and there
+    (every fourth card of a map laid 16 mm apart falls near a line of it)."""
+    joined = start & candidates
     near = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) <= JOIN_CELLS
     near &= candidates[:, None] & candidates[None, :]
-    joined[first] = True
     while True:  # grow by one step of neighbours at a time, as far as the map reaches
         grown = joined | near[joined].any(axis=0)
         if (grown == joined).all():
