@@ -96,6 +96,30 @@ def mean_sides(quad: np.ndarray) -> tuple[float, float]:
     return float(short), float(long)
 
 
+def card_shapes(quad: np.ndarray) -> np.ndarray:
+    """(4, 4, 2): the card-shaped outlines a wrongly shaped one may be the visible part of: its short side set
+    by its long side, kept at either long side, or its long side set by its short side, kept at either end;
+    clockwise from the portrait quad's first corner, mapped bilinearly (perspective bends the quad a little)."""
+    q = portrait_corners(quad)
+    short, long = mean_sides(q)
+    wide = long / (CARD_H_MM / CARD_W_MM) / max(short, 1e-6)  # the card's short side, in the quad's short sides
+    tall = short * (CARD_H_MM / CARD_W_MM) / max(long, 1e-6)
+    spans = [((0.0, wide), (0.0, 1.0)), ((1.0 - wide, 1.0), (0.0, 1.0)),
+             ((0.0, 1.0), (0.0, tall)), ((0.0, 1.0), (1.0 - tall, 1.0))]
+    out = []
+    for (a0, a1), (b0, b1) in spans:
+        ab = np.array([[a0, b0], [a1, b0], [a1, b1], [a0, b1]], np.float32)
+        a, b = ab[:, :1], ab[:, 1:]
+        out.append((1 - a) * (1 - b) * q[0] + a * (1 - b) * q[1] + a * b * q[2] + (1 - a) * b * q[3])
+    return np.array(out, np.float32)
+
+
+def card_shape_off(quad: np.ndarray) -> float:
+    """How far (relative) a quad's long / short side ratio is from a card's."""
+    short, long = mean_sides(portrait_corners(quad))
+    return abs(long / max(short, 1e-6) / (CARD_H_MM / CARD_W_MM) - 1.0)
+
+
 def outline_from_index(index_quad: np.ndarray) -> np.ndarray:
     """The full card outline implied by an upright index box (clockwise from its own top-left)."""
     h = cv2.getPerspectiveTransform(INDEX_BOX_MM, np.asarray(index_quad, np.float32))
