@@ -103,3 +103,36 @@ def test_a_small_map_holds_no_stack_and_a_scoundrel_table_may() -> None:
     faces = truth_detections(truths)
     assert may_hold_stacks(False, faces[[c != "back" for c in faces.codes]])
     assert not may_hold_stacks(True, faces)
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_a_far_off_stack_is_looked_for_again_at_a_larger_input() -> None:
+    """A table seen from far off shows its cards a few tens of pixels wide at the detector's input, too small for
+    a fan's half-hidden indices (`SMALL_CARD_PX`): the picture is read again at SMALL_CARDS_SIZE."""
+    from vision.cards import _cards_small, predict
+    from vision.cards.detect import FULL_SIZE, detect
+
+    larger = at_full = 0
+    for seed in range(1, 7):
+        placements = [Placement(code, (2.0 * k, 22.0 * k), 0.0, 0, 0, "weapon") for k, code in enumerate(STACK)]
+        image, _, _ = compose(placements, np.random.default_rng(seed), (1280, 720), max_tilt=0.2, effects=False,
+                              fill=(0.3, 0.35), max_turn=25.0)
+        assert _cards_small(detect(image), image)
+        larger += len(LOWER & {str(c) for c in predict(image).codes})
+        at_full += len(LOWER & {str(c) for c in predict(image, size=FULL_SIZE).codes})
+    assert larger > at_full, (larger, at_full)
+
+
+def test_cards_are_small_by_their_size_at_the_detectors_input() -> None:
+    from vision.cards import SMALL_CARD_PX, _cards_small
+    from vision.cards.detect import CARD, FULL_SIZE, Boxes
+
+    def boxes(width: float) -> Boxes:
+        quad = np.array([[0, 0], [width, 0], [width, 1.4 * width], [0, 1.4 * width]], np.float32)
+        return Boxes(np.stack([quad + [k * 2 * width, 0] for k in range(3)]), np.full(3, CARD), np.ones(3, np.float32))
+
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    px = SMALL_CARD_PX * 1280 / FULL_SIZE  # a card this wide in the frame is SMALL_CARD_PX wide at the input
+    assert _cards_small(boxes(0.8 * px), frame) and not _cards_small(boxes(1.2 * px), frame)
+    assert not _cards_small(boxes(0.8 * px), np.zeros((360, 640, 3), np.uint8))  # the same cards in a smaller frame
+    assert not _cards_small(Boxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, int), np.zeros(0, np.float32)), frame)

@@ -17,7 +17,7 @@ import numpy as np
 from vision.assignment import min_cost_assignment
 from vision.cards.backs import back_designs, centre_colours, like_table, look_like_backs
 from vision.cards.contours import propose
-from vision.cards.detect import BACK, CARD, INDEX, Boxes, detect
+from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect
 from vision.cards.geometry import (
     CARD_H_MM,
     CARD_MM,
@@ -67,6 +67,8 @@ EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confid
 REGRID_OVERLAP = 0.4  # an unread card's outline from the grid must overlap its own this much (the box is near)
 CLASH_ROUNDS = 2  # a map's cards read twice draw in the cards read as their next likeliest, this many times over
 CLASH_CHOICES = 5  # how many of a card's likeliest codes count as its next likeliest (3: seed 777 one more wrong)
+SMALL_CARD_PX = 40.0  # off a map, cards whose boxes are mostly narrower than this at the detector's input (px)
+SMALL_CARDS_SIZE = 544  # are looked for again at this input size, where a fan's half-hidden indices show larger
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
 TRIM_ASPECT = 1.55  # off a map, an outline this much longer than wide may hold a strip of the card under it
@@ -81,6 +83,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     touching cards, as a region cut from a map for an update cannot be)."""
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes)
+    if size is None and not in_map and _cards_small(boxes, image):
+        boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=SMALL_CARDS_SIZE)
     proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
     faces = _unique(read)
@@ -92,6 +96,15 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE))
+
+
+def _cards_small(boxes: Boxes, image: np.ndarray) -> bool:
+    """Whether the detector's sure face-up boxes are mostly smaller than SMALL_CARD_PX at its input."""
+    quads = boxes.of(CARD, MAP_BOX_SCORE).quads
+    if not len(quads):
+        return False
+    short = [mean_sides(portrait_corners(q))[0] for q in quads]
+    return float(np.median(short)) * FULL_SIZE / max(image.shape[:2]) < SMALL_CARD_PX
 
 
 def may_hold_stacks(in_map: bool, faces: CardDetections) -> bool:
