@@ -30,6 +30,7 @@ RIM_LIKE = CANDIDATE_DISTANCES[1]  # Lab units (as the candidates measure) from 
 # a board of n tiles spans at most n + 1 cells across and down together; a grid whose candidates span twice the
 # game's tiles (phantom specks may lie a little off the board) is broken, and its thousands of slivers no reading
 GAME_TILES = sum(t.count for t in TILES.values())
+MEEPLE_BLUE = 0.8  # share of a blue patch under a meeple's blob (and none beyond its rim): the patch is that meeple
 
 
 def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
@@ -86,12 +87,28 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     for blob in blobs:
         blob.paint(hidden)
     hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
-    features = dict(zip(cells, read_tiles(not_field, blue, ~hidden, origins), strict=True))
+    features = dict(zip(cells, read_tiles(not_field, _not_meeple(blue, hidden), ~hidden, origins), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0))
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
     return readings, meeples, cells
+
+
+def _not_meeple(blue: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+    """The blue mask without a blue meeple's rim: the thin ring of its patch that its blob (as `hidden` grows
+    it) leaves seen would read as a shield on a city without one. A patch is that meeple when its blob covers
+    most of it and none of it lies more than a rim's width beyond; a shield beside the meeple does."""
+    if not hidden.any():
+        return blue
+    n, labels = cv2.connectedComponents(blue.view(np.uint8))
+    if n <= 1:
+        return blue
+    under = np.bincount(labels[hidden], minlength=n) > MEEPLE_BLUE * np.bincount(labels.ravel(), minlength=n)
+    rim = cv2.dilate(hidden.view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))) > 0
+    under &= np.bincount(labels[~rim], minlength=n) == 0
+    under[0] = False
+    return blue & ~under[labels]
 
 
 def _off_table(grid: Grid, calibration: Calibration, origins: list[tuple[int, int]], reach: np.ndarray,
