@@ -63,3 +63,24 @@ def test_a_back_shows_a_backs_middle_and_a_face_does_not(kind: str) -> None:
         paste_card(image, render_face(code, style, 180), quad)
     quads = np.stack(backs + faces)
     assert look_like_backs(image, quads, centre_colours(image, quads)).tolist() == [True] * 2 + [False] * 6
+
+
+@pytest.mark.parametrize("kind", ["felt", "marble", "plain"])
+def test_an_unread_card_of_the_tables_colour_is_the_table(kind: str) -> None:
+    """A hole in a map on a pale table looks like a blank card: an unread card whose middle has the table's
+    colour is dropped, and a true unread card (its index covered) and a back among the unread are kept."""
+    from vision.cards import _backs_unread
+    from vision.cards.labels import UNREAD
+    from vision.detections import CardDetections
+    from vision.synth.cards import render_face
+
+    image = table(np.random.default_rng(5), 640, 400, kind)
+    face, back, bare = _quad(60, 100), _quad(250, 100), _quad(440, 100)
+    paste_card(image, render_face("7C", 0, 180), face)
+    paste_card(image, render_back(1, 180), back)
+    quads = np.stack([face, back, bare])
+    unread = CardDetections([UNREAD] * 3, quads, np.full(3, 0.8, np.float32), np.full(3, -1, np.int16),
+                            np.zeros(3, bool))
+    backs, left = _backs_unread(image, CardDetections(), unread, quads[:2])
+    assert backs.codes == ["back"] and np.allclose(backs.corners[0], back)
+    assert left.codes == [UNREAD] and np.allclose(left.corners[0], face)
