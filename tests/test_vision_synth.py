@@ -88,6 +88,40 @@ def test_index_crop_of_a_rendered_card_reads_upright() -> None:
     assert np.abs(crop.astype(int) - turned.astype(int)).mean() < 20  # both printed indices look alike
 
 
+def _ink_rows(crop: np.ndarray) -> int:
+    """Rows of the crop holding ink (the rank and the suit under it)."""
+    return int((crop.min(axis=2) < 128).any(axis=1).sum())
+
+
+@pytest.mark.parametrize("style", [5, 17, 33])
+def test_big_index_deck_is_its_deck_with_a_taller_index(style: int) -> None:
+    """A big-index deck is its random deck with the index real decks print: same font and letters, a taller
+    rank, and a "10" of two narrow digits."""
+    from vision.synth.cards import BIG_INDEX
+
+    small, big = face_style(style), face_style(BIG_INDEX + style)
+    assert (big.font, big.language, big.ace, big.paper) == (small.font, small.language, small.ace, small.paper)
+    assert big.ten == "10" and big.rank_h > 7.4 > small.rank_h and big.ten_width <= small.ten_width
+    card = _whole(render_face("10S", 0, 252))
+    plain = index_crop(render_face("10S", style, 252), card)
+    tall = index_crop(render_face("10S", BIG_INDEX + style, 252), card)
+    assert _ink_rows(tall) > _ink_rows(plain)
+
+
+def test_index_crops_are_cut_at_each_zoom_asked() -> None:
+    from vision.synth.generate import crops_of
+
+    rng = np.random.default_rng(5)
+    placements, _ = scoundrel_table(rng)
+    image, truths, _ = compose(placements, rng, (1280, 720), hands=0)
+    one, labels = crops_of(image, truths, np.random.default_rng(1), 100, 0.0)
+    again, same = crops_of(image, truths, np.random.default_rng(1), 100, 0.0, (1.0,))
+    assert labels == same and all((a == b).all() for a, b in zip(one, again, strict=True))
+    mixed, mixed_labels = crops_of(image, truths, np.random.default_rng(1), 100, 0.0, (1.0, 1.6))
+    assert len(mixed) == len(mixed_labels) > 5 and all(c.shape == (CROP_H, CROP_W, 3) for c in mixed)
+    assert sum((a != b).any() for a, b in zip(one, mixed, strict=False)) > 0  # some cut at 1.6
+
+
 def test_face_crop_is_the_whole_card_either_way_up() -> None:
     face = render_face("7H", 0, 252)
     crop = face_crop(face, _whole(face))

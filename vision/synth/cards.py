@@ -8,7 +8,7 @@ every other number a reproducible random deck (font, language, ace/ten form, sui
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -61,6 +61,7 @@ class FaceStyle:
     pip_h: float
     court_palette: tuple[tuple[int, int, int], ...]
     four_index: bool
+    ten_width: float = 0.95  # widest "10", in rank heights (squeezed to a letter's width; big-index decks wider)
 
     @property
     def index_box_mm(self) -> tuple[float, float, float, float]:
@@ -70,9 +71,16 @@ class FaceStyle:
         return (max(0.3, self.index_x - half_w), max(0.3, self.index_top - 0.7), self.index_x + half_w, bottom)
 
 
+BIG_INDEX = 1000  # deck styles from here are style - BIG_INDEX with a big index (`_big_index`)
+BIG_INDEX_MM = ((7.5, 9.5), (4.5, 6.0), (5.5, 7.0), (3.0, 5.0), (0.65, 0.95))  # ranges of rank_h, suit_h,
+# index_x, index_top (mm) and ten_width (rank heights) of a big-index deck
+
+
 @cache
 def face_style(style: int = 0) -> FaceStyle:
     """Deck `style`: 0 is a plain English deck, any other number a reproducible random one."""
+    if style >= BIG_INDEX:
+        return _big_index(face_style(style - BIG_INDEX), style)
     fonts = index_fonts()
     if style == 0:
         return FaceStyle(fonts[0], "english", "A", "10", True, (200, 20, 30), (15, 15, 15), (250, 250, 247),
@@ -98,6 +106,15 @@ def face_style(style: int = 0) -> FaceStyle:
         court_palette=tuple(tuple(int(v) for v in rng.integers(0, 255, 3)) for _ in range(4)),  # type: ignore[misc]
         four_index=bool(rng.random() < 0.15),
     )
+
+
+def _big_index(deck: FaceStyle, style: int) -> FaceStyle:
+    """The deck with the taller index real decks often print (the real photos' pinochle deck: letters about
+    8.5 mm tall, 4-5 mm from the top, a "10" of two tall narrow digits): the random decks' letters are 5-7.5 mm."""
+    rng = np.random.default_rng(7919 * style + 29)
+    rank_h, suit_h, index_x, index_top, ten_width = (float(rng.uniform(a, b)) for a, b in BIG_INDEX_MM)
+    return replace(deck, ten=TEN_LETTERS[0], rank_h=rank_h, suit_h=suit_h, index_x=index_x, index_top=index_top,
+                   ten_width=ten_width)
 
 
 def card_height(width: int) -> int:
@@ -132,7 +149,7 @@ class _Canvas:
 
     def narrow_text(self, xy_mm: tuple[float, float], text: str, style: FaceStyle, colour: tuple[int, int, int],
                     upside_down: bool) -> None:
-        """Rank letters squeezed to the index column width ("10" must fit like a single letter)."""
+        """Rank letters squeezed to the index column width ("10" to `style.ten_width`)."""
         f = font(style.font, int(self.px(style.rank_h) / 0.72))
         box = self.draw.textbbox((0, 0), text, font=f, anchor="lt")
         w, h = box[2] + 4, box[3] + 4
@@ -140,7 +157,7 @@ class _Canvas:
         ImageDraw.Draw(patch).text((2, 2), text, font=f, fill=255, anchor="lt")
         patch = patch.crop(patch.getbbox() or (0, 0, w, h))
         target_h = int(self.px(style.rank_h))
-        max_w = int(self.px(style.rank_h * (0.95 if len(text) > 1 else 0.8)))
+        max_w = int(self.px(style.rank_h * (style.ten_width if len(text) > 1 else 0.8)))
         new_w = min(max_w, int(patch.width * target_h / max(1, patch.height)))
         patch = patch.resize((max(1, new_w), max(1, target_h)), Image.LANCZOS)
         if upside_down:

@@ -30,6 +30,7 @@ from vision.cards.geometry import (
     rotate_corners,
 )
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
+from vision.synth.cards import BIG_INDEX
 from vision.synth.layouts import LAYOUTS
 from vision.synth.scene import CardTruth, compose
 
@@ -47,6 +48,8 @@ def make_scene(cfg: dict[str, Any], rng: np.random.Generator) -> tuple[np.ndarra
     weights = np.array([cfg["layouts"][n] for n in names], np.float64)
     name = names[int(rng.choice(len(names), p=weights / weights.sum()))]
     style = 0 if rng.random() < cfg.get("style0_share", 0.2) else int(rng.integers(1, cfg.get("styles", 200)))
+    if style and cfg.get("big_index_share", 0.0) and rng.random() < cfg["big_index_share"]:
+        style += BIG_INDEX
     placements, truth = LAYOUTS[name](rng, style=style)
     sizes = cfg.get("sizes", [[1280, 720]])
     size = tuple(sizes[int(rng.integers(len(sizes)))])
@@ -78,8 +81,9 @@ def label_line(cls: int, quad: np.ndarray, w: int, h: int) -> str:
 
 
 def crops_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generator,
-             per_scene: int, jitter: float) -> tuple[list[np.ndarray], list[int]]:
-    """Index crops with labels: readable corners -> their card, covered or turned corners -> none."""
+             per_scene: int, jitter: float, zooms: tuple[float, ...] = (1.0,)) -> tuple[list[np.ndarray], list[int]]:
+    """Index crops with labels: readable corners -> their card, covered or turned corners -> none. Each card is
+    cut at one of `zooms`, as `identity` reads an unsure card at each (ZOOMS)."""
     crops, labels = [], []
     order = rng.permutation(len(truths))
     for i in order[:per_scene]:
@@ -88,6 +92,7 @@ def crops_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generato
         if side < 14:
             continue
         noisy = t.corners + rng.normal(0, jitter * side, (4, 2)).astype(np.float32)
+        zoom = zooms[int(rng.integers(len(zooms)))] if len(zooms) > 1 else zooms[0]
         for k in (0, 2):  # the two printed indices
             idx = k // 2
             corners = rotate_corners(noisy, k)
@@ -99,10 +104,10 @@ def crops_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generato
                 label = NONE_CLASS
             else:
                 continue
-            crops.append(index_crop(image, corners))
+            crops.append(index_crop(image, corners, zoom))
             labels.append(label)
         if rng.random() < 0.3:  # a turned reading (upside-down index) must say none
-            crops.append(index_crop(image, rotate_corners(noisy, 1 + 2 * int(rng.integers(2)))))
+            crops.append(index_crop(image, rotate_corners(noisy, 1 + 2 * int(rng.integers(2))), zoom))
             labels.append(NONE_CLASS if t.code != "JOKER" else CROP_CLASSES.index("JOKER"))
     return crops, labels
 
@@ -168,7 +173,8 @@ def generate(cfg: dict[str, Any], out: Path, split: str, count: int, seed: int) 
     long_side = cfg.get("det_long_side", 640)
     for n in range(count):
         image, truths, _ = make_scene(cfg, rng)
-        c, lab = crops_of(image, truths, rng, cfg.get("crops_per_scene", 10), cfg.get("corner_jitter", 0.015))
+        c, lab = crops_of(image, truths, rng, cfg.get("crops_per_scene", 10), cfg.get("corner_jitter", 0.015),
+                          tuple(cfg.get("crop_zooms", [1.0])))
         crops += c
         labels += lab
         c, lab = faces_of(image, truths, rng, cfg.get("faces_per_scene", 20), cfg.get("corner_jitter", 0.015))
