@@ -87,7 +87,7 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     for blob in blobs:
         blob.paint(hidden)
     hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
-    features = dict(zip(cells, read_tiles(not_field, _not_meeple(blue, hidden), ~hidden, origins), strict=True))
+    features = dict(zip(cells, read_tiles(not_field, _not_meeple(blue, hidden, blobs), ~hidden, origins), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0))
@@ -95,20 +95,32 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     return readings, meeples, cells
 
 
-def _not_meeple(blue: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+def _not_meeple(blue: np.ndarray, hidden: np.ndarray, blobs: list[Blob]) -> np.ndarray:
     """The blue mask without a blue meeple's rim: the thin ring of its patch that its blob (as `hidden` grows
     it) leaves seen would read as a shield on a city without one. A patch is that meeple when its blob covers
-    most of it and none of it lies more than a rim's width beyond; a shield beside the meeple does."""
-    if not hidden.any():
-        return blue
-    n, labels = cv2.connectedComponents(blue.view(np.uint8))
-    if n <= 1:
-        return blue
-    under = np.bincount(labels[hidden], minlength=n) > MEEPLE_BLUE * np.bincount(labels.ravel(), minlength=n)
-    rim = cv2.dilate(hidden.view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))) > 0
-    under &= np.bincount(labels[~rim], minlength=n) == 0
-    under[0] = False
-    return blue & ~under[labels]
+    most of it and none of it lies more than a rim's width beyond; a shield beside the meeple does.
+
+    Looked at around each blob only: a patch reaching past that box reaches past the rim, and stays.
+    """
+    out = blue
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    for blob in blobs:
+        x, y = blob.origin
+        h, w = blob.crop.shape
+        x0, y0 = max(0, x - 6), max(0, y - 6)
+        x1, y1 = min(blue.shape[1], x + w + 6), min(blue.shape[0], y + h + 6)
+        patch, under = out[y0:y1, x0:x1], hidden[y0:y1, x0:x1]
+        n, labels = cv2.connectedComponents(patch.view(np.uint8))
+        if n <= 1 or not under.any():
+            continue
+        rim = cv2.dilate(under.view(np.uint8), kernel) > 0
+        mostly = np.bincount(labels[under], minlength=n) > MEEPLE_BLUE * np.bincount(labels.ravel(), minlength=n)
+        mostly &= np.bincount(labels[~rim], minlength=n) == 0
+        mostly[0] = False
+        if mostly.any():
+            out = out.copy() if out is blue else out
+            out[y0:y1, x0:x1] &= ~mostly[labels]
+    return out
 
 
 def _off_table(grid: Grid, calibration: Calibration, origins: list[tuple[int, int]], reach: np.ndarray,
