@@ -11,7 +11,7 @@ import pytest
 
 from companion.commands.tiles_eval import load_config
 from vision.tiles.catalog import canonical_rotation
-from vision.tiles.evaluate import draw_scene
+from vision.tiles.evaluate import Tally, _score, draw_scene
 from vision.tiles.grid import FINER_EXTRA, Grid, _extra_lines, _outline_points, find_grid
 from vision.tiles.meeples import Calibration
 from vision.tiles.pipeline import GAME_TILES, predict, read_board
@@ -101,3 +101,38 @@ def test_a_grid_spanning_more_cells_than_the_game_has_tiles_gives_no_reading() -
     image = np.full((200, 200, 3), 90, np.uint8)
     grid = Grid(np.diag([0.1, 0.1, 1.0]), [(0, 0), (2 * GAME_TILES, 1)], np.array([90.0, 128.0, 128.0]))
     assert read_board(image, grid, Calibration()) == ({}, [], [])
+
+
+def _disc(shape: tuple[int, int], centre: tuple[int, int], radius: int) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    cv2.circle(mask, centre, radius, 1, -1)
+    return mask > 0
+
+
+def test_a_blue_meeples_rim_is_no_shield_but_a_shield_beside_it_stays() -> None:
+    """The blob a blue meeple's colour cut gives is a little smaller than the figure; the ring it leaves seen read
+    as a shield (tune3.yaml 91 and 218: N read as M). A shield joined to the figure reaches past the ring."""
+    from vision.tiles.meeples import Blob
+    from vision.tiles.pipeline import _not_meeple
+
+    shape = (96, 96)
+    core = _disc(shape, (40, 40), 9)
+    blob = Blob("blue", (40.0, 49.0), (31, 31), core[31:50, 31:50].copy())
+    hidden = np.zeros(shape, np.uint8)
+    blob.paint(hidden)
+    hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
+    figure = _disc(shape, (40, 40), 12)  # 3 px beyond the blob: 1 px beyond what `hidden` grows it to
+    assert (figure & ~hidden).any()
+    assert not _not_meeple(figure, hidden, [blob]).any()
+    shield = figure.copy()
+    shield[44:60, 50:62] = True  # a shield the figure touches, reaching 10 px past the blob
+    kept = _not_meeple(shield, hidden, [blob])
+    assert np.array_equal(kept, shield)
+
+
+@pytest.mark.parametrize("index", [91, 218])
+def test_a_plain_city_under_a_blue_meeple_reads_without_a_shield(index: int) -> None:
+    scene, calibration, style = draw_scene(load_config(SETS / "tune3.yaml", None), index)
+    tally = Tally()
+    _score(scene, predict(scene.image, calibration=calibration), tally, style)
+    assert tally.tiles_right == tally.tiles and tally.tiles_missed == 0
