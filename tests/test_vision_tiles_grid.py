@@ -47,9 +47,10 @@ def test_the_outline_along_the_lines_midway_tells_a_grid_at_twice_the_pitch() ->
 @pytest.mark.parametrize("name,index,why", [
     ("tune3.yaml", 197, "8 modern tiles laid apart: twice the pitch fits the outline as well, at its looser tolerance"),
     ("tune3.yaml", 157, "8 flat tiles on a blue cloth: the same"),
+    ("tune3.yaml", 17, "8 pastel tiles read at about three times the pitch (no multiple: no midway lines show)"),
 ])
-def test_boards_read_at_twice_the_pitch_are_read_at_it(name: str, index: int, why: str) -> None:
-    """Each of the 8 tiles is read in a cell of its own, at its corners (before: 2 cells of 2 x 2 tiles)."""
+def test_boards_read_at_two_or_three_times_the_pitch_are_read_at_it(name: str, index: int, why: str) -> None:
+    """Each of the 8 tiles is read in a cell of its own, at its corners (before: 2 cells of 2 x 2 tiles, or one)."""
     scene, calibration, _ = draw_scene(load_config(SETS / name, None), index)
     tiles = predict(scene.image, calibration=calibration)["tiles"]
     assert len(tiles) == len(scene.corners) == 8, why
