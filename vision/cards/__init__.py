@@ -65,7 +65,8 @@ MAP_BOX_SCORE = 0.5  # finds lone cards (touching ones merge) and the map's grid
 # more wrong code of 792; 40 ms less on the standard scene)
 EMPTY_RING = 0  # the cells this far beyond a map's bounds are looked at too (0: only the holes within them)
 EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
-REGRID_OVERLAP = 0.4  # an unread card's outline from the grid must overlap its own this much (the box is near)
+REGRID_OVERLAP = 0.3  # an unread card's outline from the grid must overlap its own this much (the box is near;
+# session 9: 0.4 -> 0.3, four unread boxes spanning two cards fewer on the selection sets, one false card more)
 CLASH_ROUNDS = 2  # a map's cards read twice draw in the cards read as their next likeliest, this many times over
 CLASH_CHOICES = 5  # how many of a card's likeliest codes count as its next likeliest (3: seed 777 one more wrong)
 SMALL_CARD_PX = 40.0  # off a map, cards whose boxes are mostly narrower than this at the detector's input (px)
