@@ -137,3 +137,37 @@ def test_a_plain_city_under_a_blue_meeple_reads_without_a_shield(index: int) -> 
     tally = Tally()
     _score(scene, predict(scene.image, calibration=calibration), tally, style)
     assert tally.tiles_right == tally.tiles and tally.tiles_missed == 0
+
+
+def test_the_rim_rule_around_each_blob_equals_it_over_the_whole_board() -> None:
+    """`_not_meeple` labels blue patches around each blob only; the same patches drop as labelling the whole board
+    (meeples a tile apart; a patch reaching another blob's box is kept, as it may reach past the rim)."""
+    from vision.tiles.meeples import Blob
+    from vision.tiles.pipeline import MEEPLE_BLUE, _not_meeple
+
+    rng = np.random.default_rng(7)
+    shape = (240, 320)
+    blue = np.zeros(shape, bool)
+    blobs = []
+    for k in range(12):
+        x, y = 40 + 80 * (k % 4) + int(rng.integers(-5, 6)), 40 + 80 * (k // 4) + int(rng.integers(-5, 6))
+        r = int(rng.integers(6, 10))
+        blue |= _disc(shape, (x, y), r + int(rng.integers(0, 4)))  # the figure, a little larger than its blob
+        if rng.random() < 0.4:  # a shield beside it, joined or not
+            blue[y:y + 10, x + r - 2 + int(rng.integers(0, 5)):x + r + 10] = True
+        core = _disc(shape, (x, y), r)
+        blobs.append(Blob("blue", (float(x), float(y + r)), (x - r, y - r), core[y - r:y + r + 1, x - r:x + r + 1]))
+    blue |= rng.random(shape) < 0.01  # specks
+    hidden = np.zeros(shape, np.uint8)
+    for blob in blobs:
+        blob.paint(hidden)
+    hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
+    n, labels = cv2.connectedComponents(blue.view(np.uint8))
+    total = np.bincount(labels.ravel(), minlength=n)
+    under = np.bincount(labels[hidden], minlength=n) > MEEPLE_BLUE * total
+    rim = cv2.dilate(hidden.view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))) > 0
+    under &= np.bincount(labels[~rim], minlength=n) == 0
+    under[0] = False
+    expected = blue & ~under[labels]
+    assert under.sum() >= 3 and (expected != blue).any()  # some patches drop, some stay
+    assert np.array_equal(_not_meeple(blue, hidden, blobs), expected)

@@ -114,6 +114,8 @@ def _not_meeple(blue: np.ndarray, hidden: np.ndarray, blobs: list[Blob]) -> np.n
         if n <= 1 or not under.any():
             continue
         rim = cv2.dilate(under.view(np.uint8), kernel) > 0
+        # a patch reaching the box's side may reach on past the rim (another blob's rim lying there): it stays
+        rim[[0, -1], :] = rim[:, [0, -1]] = False
         mostly = np.bincount(labels[under], minlength=n) > MEEPLE_BLUE * np.bincount(labels.ravel(), minlength=n)
         mostly &= np.bincount(labels[~rim], minlength=n) == 0
         mostly[0] = False
