@@ -77,3 +77,18 @@ def test_a_card_shaped_outline_is_not_read_again() -> None:
     image, under, _ = _overlap_scene()
     cards = CardDetections(["?"], under[None], np.array([0.5], np.float32), np.full(1, -1, np.int16), np.ones(1, bool))
     assert _read_card_shaped(image, cards) is cards
+
+
+def test_a_card_the_frame_cuts_is_not_read_again() -> None:
+    """A region cut from a map for an update cuts the cards at its border: their shape says nothing of what
+    covers them."""
+    from vision.cards import _read_card_shaped
+
+    image, _, part = _overlap_scene()
+    left = int(part[0, 0]) + 10  # the frame's left edge runs through QH's visible part
+    cut = np.ascontiguousarray(image[:, left:])
+    cards = CardDetections(["?"], (part - [left, 0])[None], np.array([0.5], np.float32), np.full(1, -1, np.int16),
+                           np.ones(1, bool))
+    assert _read_card_shaped(cut, cards) is cards
+    whole = CardDetections(["?"], part[None], np.array([0.5], np.float32), np.full(1, -1, np.int16), np.ones(1, bool))
+    assert _read_card_shaped(image, whole).codes == ["QH"]  # in the whole frame the same part is read
