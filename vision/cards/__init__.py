@@ -506,7 +506,7 @@ def _read_card_shaped(image: np.ndarray, cards: CardDetections) -> CardDetection
     shapes = np.concatenate([card_shapes(cards.corners[k]) for k in off])
     codes, conf, corners = read_cards(image, shapes)
     out = cards[np.arange(len(cards))]
-    for j, k in enumerate(np.repeat(off, 4)):
+    for j, k in enumerate(np.repeat(off, len(shapes) // len(off))):
         least = TURNED_READ if out.codes[k] == UNREAD else out.confidence[k]
         if codes[j] not in ("none", "JOKER") and conf[j] > least:
             turned = not np.allclose(corners[j], shapes[j])
@@ -652,9 +652,9 @@ def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetectio
     cards left; of both, none whose middle has the table's colour (`like_table`): a hole in a map on a pale
     table looks like a blank card to the detector, as a dark one's looks like a back (seed 4343: one false
     unread card of 7, and none of the true ones)."""
-    colours = centre_colours(image, unread.corners)
     if not len(unread):
         return backs, unread
+    colours = centre_colours(image, unread.corners)
     table = like_table(image, colours, found)
     unread, colours = unread[~table], colours[~table]
     turned = look_like_backs(image, unread.corners, colours)
