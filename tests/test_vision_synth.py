@@ -108,6 +108,16 @@ def test_big_index_deck_is_its_deck_with_a_taller_index(style: int) -> None:
     assert _ink_rows(tall) > _ink_rows(plain)
 
 
+def test_the_decks_in_use_are_no_big_index_decks() -> None:
+    """Enrollment's unseen decks (styles in the thousands) are random decks of their own, not another deck's
+    big-index version (BIG_INDEX was once 1000 and turned them into nested ones)."""
+    from vision.enroll.synthetic import UNSEEN_STYLES
+    from vision.synth.cards import BIG_INDEX
+
+    assert all(0 < s < BIG_INDEX for s in UNSEEN_STYLES)
+    assert all(face_style(s).rank_h < 7.5 for s in UNSEEN_STYLES)
+
+
 def test_index_crops_are_cut_at_each_zoom_asked() -> None:
     from vision.synth.generate import crops_of
 

@@ -71,7 +71,8 @@ class FaceStyle:
         return (max(0.3, self.index_x - half_w), max(0.3, self.index_top - 0.7), self.index_x + half_w, bottom)
 
 
-BIG_INDEX = 1000  # deck styles from here are style - BIG_INDEX with a big index (`_big_index`)
+BIG_INDEX = 1_000_000  # deck styles from here are style - BIG_INDEX with a big index (`_big_index`); far above
+# the styles in use (training 1..199, enrollment's unseen decks in the thousands)
 BIG_INDEX_MM = ((7.5, 9.5), (4.5, 6.0), (5.5, 7.0), (3.0, 5.0), (0.65, 0.95))  # ranges of rank_h, suit_h,
 # index_x, index_top (mm) and ten_width (rank heights) of a big-index deck
 
