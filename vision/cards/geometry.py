@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 CARD_W_MM, CARD_H_MM = 63.0, 88.0
+CARD_ASPECT = CARD_H_MM / CARD_W_MM  # long side over short side
 CARD_MM = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]], np.float32)
 INDEX_CROP_MM = (0.0, 0.0, 14.0, 24.0)  # x0, y0, x1, y1 on the card
 CROP_W, CROP_H = 28, 48
@@ -102,8 +103,8 @@ def card_shapes(quad: np.ndarray) -> np.ndarray:
     clockwise from the portrait quad's first corner, mapped bilinearly (perspective bends the quad a little)."""
     q = portrait_corners(quad)
     short, long = mean_sides(q)
-    wide = long / (CARD_H_MM / CARD_W_MM) / max(short, 1e-6)  # the card's short side, in the quad's short sides
-    tall = short * (CARD_H_MM / CARD_W_MM) / max(long, 1e-6)
+    wide = long / CARD_ASPECT / max(short, 1e-6)  # the card's short side, in the quad's short sides
+    tall = short * CARD_ASPECT / max(long, 1e-6)
     spans = [((0.0, wide), (0.0, 1.0)), ((1.0 - wide, 1.0), (0.0, 1.0)),
              ((0.0, 1.0), (0.0, tall)), ((0.0, 1.0), (1.0 - tall, 1.0))]
     out = []
@@ -117,7 +118,7 @@ def card_shapes(quad: np.ndarray) -> np.ndarray:
 def card_shape_off(quad: np.ndarray) -> float:
     """How far (relative) a quad's long / short side ratio is from a card's."""
     short, long = mean_sides(portrait_corners(quad))
-    return abs(long / max(short, 1e-6) / (CARD_H_MM / CARD_W_MM) - 1.0)
+    return abs(long / max(short, 1e-6) / CARD_ASPECT - 1.0)
 
 
 def outline_from_index(index_quad: np.ndarray) -> np.ndarray:

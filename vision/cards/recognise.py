@@ -19,13 +19,12 @@ import cv2
 import numpy as np
 
 from vision.cards.contours import propose
-from vision.cards.geometry import CARD_H_MM, CARD_W_MM, portrait_corners, quad_iou
+from vision.cards.geometry import CARD_ASPECT, portrait_corners, quad_iou
 from vision.detections import CardDetections
 from vision.enroll.canon import CARD, rotate_quarter, warp
 from vision.enroll.matcher import Matcher
 from vision.enroll.store import Profile
 
-ASPECT = CARD_H_MM / CARD_W_MM
 STRIP = 0.24  # of the card's height: what a fanned card shows of itself above the next one
 MIN_STRIP_SCORE = 0.75  # correlation of a strip under which an offset is not a card's top
 MIN_GAP = 0.12  # of the card's height between two fanned cards' tops
@@ -95,7 +94,7 @@ class DeckRecogniser:
         whole = list(propose(image))  # the card pipeline's classical blobs: lone cards and piles
         fans: list[FanCard] = []
         for c, q, w, h in blobs:
-            if FAN_MIN < h / max(w * ASPECT, 1) and h < MAX_FAN * w * ASPECT:
+            if FAN_MIN < h / max(w * CARD_ASPECT, 1) and h < MAX_FAN * w * CARD_ASPECT:
                 fan = self._fan(image, c, q)
                 fans += fan[:-1]
                 # The fan is read here: outlines found inside it, or over its cards, are its cards again.
@@ -270,7 +269,7 @@ def _card_on_top(colmask: np.ndarray, band_top: int) -> np.ndarray | None:
     up = np.array([edge[1], -edge[0]], np.float32) / length
     if up[1] > 0:
         up = -up
-    tall = up * length * ASPECT
+    tall = up * length * CARD_ASPECT
     return np.array([bl + tall, br + tall, br, bl], np.float32)
 
 
