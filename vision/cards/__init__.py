@@ -34,12 +34,13 @@ from vision.cards.geometry import (
     portrait_corners,
     quad_iou,
     rotate_corners,
+    side_by_side,
     to_frame,
 )
 from vision.cards.grid import Grid, cells_beside, map_grid
 from vision.cards.identity import SURE_READING, card_odds, classify, fuse, read_cards, read_faces
 from vision.cards.labels import CARD_CODES, NONE_CLASS, UNREAD
-from vision.cards.outline import refine
+from vision.cards.outline import paper_rect, refine
 from vision.detections import CardDetections
 
 MIN_CONFIDENCE = 0.5
@@ -73,16 +74,19 @@ SMALL_CARD_PX = 40.0  # off a map, cards whose boxes are mostly narrower than th
 SMALL_CARDS_SIZE = 544  # are looked for again at this input size, where a fan's half-hidden indices show larger
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
+SPLIT_READ = 0.9  # off a map, both halves of an outline round two cards side by side must read this surely
 TRIM_ASPECT = 1.55  # off a map, an outline this much longer than wide may hold a strip of the card under it
 
 
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
-            min_card_area: float = 0.0, stacks: bool | None = None) -> CardDetections:
+            min_card_area: float = 0.0, stacks: bool | None = None, region: bool = False) -> CardDetections:
     """Codes ("QS", "back", or UNREAD "?" for a card found whose index cannot be read: partly covered, blurred),
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
     `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`);
     `stacks`: whether weapon stacks may lie here (off a map; None: judged from the picture, no map and no grid of
-    touching cards, as a region cut from a map for an update cannot be)."""
+    touching cards, as a region cut from a map for an update cannot be); `region`: the image is a region cut from
+    a larger picture for an update, whose cards its border cuts are left to the previous reading, so they are
+    not read again through other outlines."""
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes)
     if size is None and not in_map and _cards_small(boxes, image):
@@ -97,7 +101,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
-    return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE))
+    return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
+                                  whole=not region)
 
 
 def _cards_small(boxes: Boxes, image: np.ndarray) -> bool:
@@ -122,14 +127,19 @@ def is_map(boxes: Boxes) -> bool:
 
 
 def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: CardDetections, backs: CardDetections,
-                           unread: CardDetections, weak: Boxes) -> CardDetections:
+                           unread: CardDetections, weak: Boxes, whole: bool = True) -> CardDetections:
     """The last stage: every card read once more through the grid of a map (`_read_in_grid`), no card of the
-    map then read twice (`one_deck`), or off a map the unread cards through turned outlines (`_read_turned`).
+    map then read twice (`one_deck`), or off a map the unread cards through turned outlines (`_read_turned`),
+    the outlines off a card's shape through card shapes (`_read_card_shaped`), the unsure cards through their
+    paper's rectangle (`_read_paper_fit`) and as two cards side by side (`_split_pairs`), these two only in a
+    `whole` picture: the unsure cards of a region cut from a map for an update are those its border cuts, which
+    the update leaves to the previous reading (reading them cost the update 24 ms).
     `weak`: the detector's unsure face-up boxes."""
     grid = map_grid(CardDetections.merge([faces, backs]).corners, np.concatenate([faces.confidence, backs.confidence]))
     if grid is None:
         turned, unread = _read_turned(image, unread)
-        return _read_card_shaped(image, CardDetections.merge([faces, fanned, backs, turned, unread]))
+        cards = _read_card_shaped(image, CardDetections.merge([faces, fanned, backs, turned, unread]))
+        return _split_pairs(image, _read_paper_fit(image, cards)) if whole else cards
     cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread, weak.quads.mean(axis=1))
     return one_deck(image, cards, grid.holds(cards.centres))
 
@@ -501,18 +511,63 @@ def _read_card_shaped(image: np.ndarray, cards: CardDetections) -> CardDetection
     cuts several, and reading them again cost 7.6 ms there)."""
     off = [k for k, (c, q) in enumerate(zip(cards.codes, cards.corners, strict=True))
            if c != "back" and card_shape_off(q) > SHAPE_OFF and _in_image(q, image)]  # not one the frame cuts
-    if not off:
+    ways = {k: list(card_shapes(cards.corners[k])) for k in off}
+    return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in off})
+
+
+def _read_paper_fit(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """The cards, each face-up one read unsurely (under SURE_READING, or unread) read again through the
+    rectangle round its paper (`paper_rect`) and, where that is no card's shape, the card shapes it may be the
+    visible part of; a surer reading replaces the first (an unread card needs TURNED_READ) with that rectangle
+    as its outline. Real photos: a card turned 30-45 degrees under a book or cut by the frame is boxed upright
+    round its visible part, and its index read through the box's corner, off the card (real tune half: 3 cards
+    read right, none lost; the synthetic selection sets unchanged)."""
+    rects = {k: paper_rect(image, cards.corners[k]) for k, c in enumerate(cards.codes)
+             if c == UNREAD or (c != "back" and cards.confidence[k] < SURE_READING)}
+    rects = {k: r for k, r in rects.items() if r is not None}
+    ways = {k: [r] + (list(card_shapes(r)) if card_shape_off(r) > SHAPE_OFF else []) for k, r in rects.items()}
+    return _read_again(image, cards, ways, rects)
+
+
+def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[np.ndarray]],
+                kept: dict[int, np.ndarray]) -> CardDetections:
+    """The cards, card k read again through each of its outlines `ways[k]`: the surest reading that is surer
+    than its own (an unread card's: TURNED_READ) replaces it, with the portrait outline `kept[k]` turned to the
+    new reading's printed top-left."""
+    owner = [k for k, outlines in ways.items() for _ in outlines]
+    if not owner:
         return cards
-    shapes = np.concatenate([card_shapes(cards.corners[k]) for k in off])
-    codes, conf, corners = read_cards(image, shapes)
+    outlines = np.array([o for k in ways for o in ways[k]], np.float32)
+    codes, conf, corners = read_cards(image, outlines)
     out = cards[np.arange(len(cards))]
-    for j, k in enumerate(np.repeat(off, len(shapes) // len(off))):
+    for j, k in enumerate(owner):
         least = TURNED_READ if out.codes[k] == UNREAD else out.confidence[k]
         if codes[j] not in ("none", "JOKER") and conf[j] > least:
-            turned = not np.allclose(corners[j], shapes[j])
+            turned = not np.allclose(corners[j], outlines[j])
             out.codes[k], out.confidence[k] = codes[j], conf[j]
-            out.corners[k] = rotate_corners(portrait_corners(cards.corners[k]), 2 if turned else 0)
+            out.corners[k] = rotate_corners(kept[k], 2 if turned else 0)
     return out
+
+
+def _split_pairs(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """The cards, each face-up one read unsurely (under SURE_READING) through a card-shaped outline that two
+    cards side by side would fill (`side_by_side`) replaced by those two when both read surely (SPLIT_READ) as
+    different cards. Two overlapping cards side by side make one landscape outline about as long as a card's
+    (real tune half: 2 such outlines, 3 cards read right, none lost; the synthetic selection sets unchanged)."""
+    pairs = [k for k, c in enumerate(cards.codes)
+             if c not in ("back", UNREAD) and cards.confidence[k] < SURE_READING and card_shape_off(cards.corners[k])
+             <= SHAPE_OFF and _in_image(cards.corners[k], image)]
+    if not pairs:
+        return cards
+    codes, conf, corners = read_cards(image, np.concatenate([side_by_side(cards.corners[k]) for k in pairs]))
+    split = [j for j in range(len(pairs)) if min(conf[2 * j], conf[2 * j + 1]) >= SPLIT_READ
+             and codes[2 * j] != codes[2 * j + 1] and not {codes[2 * j], codes[2 * j + 1]} & {"none", "JOKER"}]
+    if not split:
+        return cards
+    keep = np.ones(len(cards), bool)
+    keep[[pairs[j] for j in split]] = False
+    halves = [h for j in split for h in (2 * j, 2 * j + 1)]
+    return CardDetections.merge([cards[keep], _face_up(codes, corners, conf, halves)])
 
 
 def _read_turned(image: np.ndarray, unread: CardDetections) -> tuple[CardDetections, CardDetections]:

@@ -107,6 +107,23 @@ def card_shapes(quad: np.ndarray) -> np.ndarray:
     tall = short * CARD_ASPECT / max(long, 1e-6)
     spans = [((0.0, wide), (0.0, 1.0)), ((1.0 - wide, 1.0), (0.0, 1.0)),
              ((0.0, 1.0), (0.0, tall)), ((0.0, 1.0), (1.0 - tall, 1.0))]
+    return _parts(q, spans)
+
+
+def side_by_side(quad: np.ndarray) -> np.ndarray:
+    """(2, 4, 2): the two portrait cards a card-shaped outline round two cards lying side by side would hold:
+    the quad's short side is their long side, one at either end of its long side (portrait corners). Two
+    overlapping cards side by side make a landscape outline about as long as a card's, read as one card."""
+    q = portrait_corners(quad)
+    short, long = mean_sides(q)
+    part = short / CARD_ASPECT / max(long, 1e-6)  # a card's short side, in the quad's long sides
+    return np.array([portrait_corners(p) for p in _parts(q, [((0.0, 1.0), (0.0, part)),
+                                                             ((0.0, 1.0), (1.0 - part, 1.0))])], np.float32)
+
+
+def _parts(q: np.ndarray, spans: list) -> np.ndarray:
+    """The parts of quad `q` spanning ((a0, a1), (b0, b1)) of its first and second sides, mapped bilinearly
+    (perspective bends the quad a little), clockwise from the part's corner nearest q[0]."""
     out = []
     for (a0, a1), (b0, b1) in spans:
         ab = np.array([[a0, b0], [a1, b0], [a1, b1], [a0, b1]], np.float32)

@@ -60,7 +60,8 @@ def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, pred
         return predict(after)
     least = LEAST_CARD * float(np.median([cv2.contourArea(q) for q in previous.corners])) if len(previous) else 0.0
     fresh = predict(np.ascontiguousarray(after[y0:y1, x0:x1]), size=_region_size(after.shape, region),
-                    min_card_area=least, stacks=len(previous) < MAP_BOXES)  # a map's region holds no stack
+                    min_card_area=least, stacks=len(previous) < MAP_BOXES,  # a map's region holds no stack
+                    region=True)
     fresh.corners = fresh.corners + np.array([x0, y0], np.float32)
     centres = previous.centres
     inside = ((centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0) & (centres[:, 1] < y1)

@@ -1,0 +1,148 @@
+"""Off a map, a card read unsurely through its box is read again through the rectangle round its paper (a card
+turned inside an upright box), and an outline round two cards side by side is read as those two cards."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_shape_off, portrait_corners, quad_iou, side_by_side
+from vision.cards.labels import UNREAD
+from vision.detections import CardDetections
+
+SCALE = 2.4  # px per mm
+TABLE = (40, 90, 30)
+
+
+def _card(x: float, y: float, degrees: float = 0.0) -> np.ndarray:
+    """A card's outline with its top-left at (x, y) before it is turned about its centre."""
+    w, h = CARD_W_MM * SCALE, CARD_H_MM * SCALE
+    quad = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+    a = np.radians(degrees)
+    centre = quad.mean(axis=0)
+    return ((quad - centre) @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]], np.float32)
+            + centre).astype(np.float32)
+
+
+def _scene(cards: list[tuple[str, np.ndarray]], size: tuple[int, int] = (420, 460)) -> np.ndarray:
+    from vision.synth.cards import render_face
+    from vision.synth.scene import paste_card
+
+    image = np.full((size[1], size[0], 3), TABLE, np.uint8)
+    for code, quad in cards:
+        paste_card(image, render_face(code, 0, int(CARD_W_MM * SCALE)), quad)
+    return image
+
+
+def _upright_box(quad: np.ndarray) -> np.ndarray:
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def _dets(codes: list[str], quads: list[np.ndarray], conf: list[float]) -> CardDetections:
+    n = len(codes)
+    return CardDetections(codes, np.array(quads, np.float32), np.array(conf, np.float32), np.full(n, -1, np.int16),
+                          np.ones(n, bool))
+
+
+def test_the_paper_rectangle_of_a_turned_card_in_its_upright_box_is_the_card() -> None:
+    from vision.cards.outline import paper_rect
+
+    card = _card(110, 100, 40)
+    image = _scene([("9C", card)])
+    rect = paper_rect(image, _upright_box(card))
+    assert rect is not None
+    assert quad_iou(rect, card) > 0.9
+    assert quad_iou(_upright_box(card), card) < 0.6  # the box itself is far off the card
+
+
+def test_no_paper_rectangle_larger_than_the_box() -> None:
+    """A box inside a larger bright region (a sheet of paper, two cards merged) holds no card of its own: the
+    blob fills the grown box, larger than the box."""
+    from vision.cards.outline import paper_rect
+
+    image = np.full((460, 420, 3), TABLE, np.uint8)
+    image[60:400, 40:380] = 235
+    box = _card(120, 120)
+    assert paper_rect(image, box) is None
+
+
+def test_an_unread_turned_card_is_read_through_its_paper() -> None:
+    from vision.cards import _read_paper_fit
+    from vision.cards.identity import read_cards
+
+    card = _card(110, 100, 40)
+    image = _scene([("9C", card)])
+    box = _upright_box(card)
+    assert read_cards(image, box[None])[0] != ["9C"]  # through the box's corners the index is missed
+    cards = _dets([UNREAD], [box], [0.8])
+    out = _read_paper_fit(image, cards)
+    assert out.codes == ["9C"] and out.confidence[0] >= 0.9
+    assert quad_iou(out.corners[0], card) > 0.9
+    assert cards.codes == [UNREAD]  # the cards given are left as they were
+
+
+def test_a_sure_card_is_not_read_again_through_its_paper() -> None:
+    from vision.cards import _read_paper_fit
+
+    card = _card(110, 100, 40)
+    image = _scene([("9C", card)])
+    cards = _dets(["KH"], [_upright_box(card)], [0.95])  # sure, even if wrong: left alone
+    assert _read_paper_fit(image, cards).codes == ["KH"]
+
+
+def test_the_two_cards_side_by_side_an_outline_holds() -> None:
+    left, right = _card(60, 100), _card(60 + CARD_W_MM * SCALE, 100)
+    both = np.array([left[0], right[1], right[2], left[3]], np.float32)
+    assert card_shape_off(both) < 0.05  # two cards side by side are about a card's shape, turned
+    halves = side_by_side(both)
+    assert halves.shape == (2, 4, 2)
+    assert sorted(max(quad_iou(h, c) for h in halves) for c in (left, right))[0] > 0.95
+    assert all(np.allclose(h, portrait_corners(h)) for h in halves)
+
+
+def _pair_scene() -> tuple[np.ndarray, np.ndarray]:
+    """9C with KD laid a little over its right side: the image and the outline round both."""
+    left, right = _card(60, 100, 3), _card(60 + 0.9 * CARD_W_MM * SCALE, 100, 3)
+    image = _scene([("9C", left), ("KD", right)])
+    both = np.array([left[0], right[1], right[2], left[3]], np.float32)
+    return image, both
+
+
+def test_an_unsure_outline_round_two_cards_side_by_side_is_split_into_them() -> None:
+    from vision.cards import _split_pairs
+
+    image, both = _pair_scene()
+    other = _card(300, 80)
+    out = _split_pairs(image, _dets(["9H", "AS"], [both, other], [0.6, 0.99]))
+    assert sorted(out.codes) == ["9C", "AS", "KD"]
+    assert all(c >= 0.9 for c in out.confidence)
+    assert any(np.allclose(q, other) for q in out.corners)  # the other card is kept as it was
+
+
+def test_a_sure_outline_and_a_lone_card_are_not_split() -> None:
+    from vision.cards import _split_pairs
+
+    image, both = _pair_scene()
+    sure = _dets(["9H"], [both], [0.95])
+    assert _split_pairs(image, sure) is sure
+    lone = _card(110, 100)
+    image = _scene([("9C", lone)])
+    cards = _dets(["9C"], [lone], [0.6])
+    assert _split_pairs(image, cards).codes == ["9C"]  # a card's own ends read no two cards
+
+
+def test_a_region_cut_for_an_update_is_not_read_through_paper_or_pairs() -> None:
+    """The unsure cards of a region cut from a map are those its border cuts, left to the previous reading."""
+    from vision.cards import read_in_grid_or_turned
+    from vision.cards.detect import Boxes
+
+    card = _card(110, 100, 40)
+    image = _scene([("9C", card)])
+    unread = _dets([UNREAD], [_upright_box(card)], [0.8])
+    empty = CardDetections()
+    weak = Boxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+    whole = read_in_grid_or_turned(image, empty, empty, empty, unread, weak)
+    cut = read_in_grid_or_turned(image, empty, empty, empty, unread, weak, whole=False)
+    assert whole.codes == ["9C"]
+    assert cut.codes == [UNREAD]
