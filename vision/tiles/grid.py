@@ -806,6 +806,8 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | N
         for j in _top_peaks(share_y, 3):
             if ratio[i, j] < 0.3 and (i, j) not in pairs:
                 pairs.append((i, j))
+    if not pairs:
+        pairs = _across_pairs(share_x, share_y, ratio)
     combs: list[Comb] = []
     for i, j in pairs[:7]:
         rx, ox = _refine(peaks_x, px[i], phase_x[i])
@@ -824,6 +826,25 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | N
         if not any(_same_comb(rx, ox, qx, qox) and _same_comb(ry, oy, qy, qoy) for qx, qox, qy, qoy in out):
             out.append((rx, ox, ry, oy))  # neighbouring combs often refine to the same grid: fit it once
     return out, doubled
+
+
+def _across_pairs(share_x: np.ndarray, share_y: np.ndarray, ratio: np.ndarray) -> list[tuple[int, int]]:
+    """Each axis's top pitches, paired with the other axis's best pitch within a square's reach of it.
+
+    Used when no top pitch of one axis is near a top pitch of the other: a few tiles' sides laid askew
+    smear one axis's outline peaks, so its best combs are at twice the pitch (every other side on the comb)
+    and the board got no grid at all; the axis whose outline is clean still names the pitch.
+    """
+    near = ratio < 0.25
+    pairs: list[tuple[int, int]] = []
+    for i in _top_peaks(share_x, 3):
+        if near[i].any():
+            pairs.append((i, int(np.argmax(np.where(near[i], share_y, -1.0)))))
+    for j in _top_peaks(share_y, 3):
+        if near[:, j].any():
+            pairs.append((int(np.argmax(np.where(near[:, j], share_x, -1.0))), j))
+    pairs.sort(key=lambda ij: -(share_x[ij[0]] + share_y[ij[1]]))
+    return list(dict.fromkeys(pairs))
 
 
 def _pitches(longest: float) -> np.ndarray:
