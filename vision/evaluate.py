@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.cards.geometry import quad_bounds, quad_iou
@@ -22,7 +21,7 @@ from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 from vision.homography import table_homography
 from vision.layout import scoundrel_zones, superheld_map
-from vision.real_photos import RANK_NAMES, read_voc, real_images
+from vision.real_photos import RANK_NAMES, labelled_photos
 from vision.synth.layouts import scoundrel_table
 from vision.synth.layouts import superheld_map as superheld_layout
 from vision.synth.scene import compose
@@ -48,6 +47,7 @@ class RealScore:
     rank_right: int = 0
     extra: int = 0  # face-up readings of no card (see `_extra`): a second reading of a card, papers, a box
     seconds: list[float] = field(default_factory=list)
+    failures: list[dict[str, Any]] = field(default_factory=list)  # each card missed, unread or read wrong
 
     def to_json(self) -> dict[str, Any]:
         return {"images": self.images, "cards": self.boxes,
@@ -65,10 +65,7 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
     import time
 
     score = RealScore()
-    for image_path, xml in real_images(folder, split)[:limit]:
-        image = cv2.imread(str(image_path))
-        if image is None:
-            continue
+    for image_path, image, labels in labelled_photos(folder, split, limit):
         start = time.perf_counter()
         dets = predict(image)
         score.seconds.append(time.perf_counter() - start)
@@ -76,20 +73,83 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
         boxes = [quad_bounds(c) for c in dets.corners]
         used: set[int] = set()
         missed: list = []
-        for name, gt in read_voc(xml):
+        for name, gt in labels:
             score.boxes += 1
+            rank = RANK_NAMES.get(name, "?")
             ious = [(box_iou(gt, b), k) for k, b in enumerate(boxes) if k not in used]
             best = max(ious, default=(0.0, -1))
             if best[0] < 0.5:
                 missed.append(gt)
+                score.failures.append(_failure(image_path, "missed", rank, gt, dets, boxes))
                 continue
             used.add(best[1])
             score.found += 1
             code = dets.codes[best[1]]
             score.unread += int(code == UNREAD)
-            score.rank_right += int(code != "back" and code[:-1] == RANK_NAMES.get(name, "?"))
+            right = code != "back" and code[:-1] == rank
+            score.rank_right += int(right)
+            if not right:
+                kind = "unread" if code == UNREAD else "wrong"
+                score.failures.append(_failure(image_path, kind, rank, gt, dets, boxes, best[1]))
         score.extra += _extra(dets, boxes, used, missed)
     return score
+
+
+def _failure(image: Path, kind: str, rank: str, box: tuple[float, ...], dets: CardDetections, boxes: list,
+             k: int | None = None) -> dict[str, Any]:
+    """One card missed ("missed": no reading's bounds overlap its box at IoU 0.5; the reading that overlaps it
+    most is named), unread or read wrong, for looking into the tuning half card by card."""
+    if k is None:
+        k = max(range(len(boxes)), key=lambda j: box_iou(box, boxes[j]), default=None)
+    out: dict[str, Any] = {"image": image.name, "kind": kind, "rank": rank, "box": [round(v) for v in box]}
+    if k is not None:
+        out.update(read=dets.codes[k], confidence=round(float(dets.confidence[k]), 2),
+                   iou=round(box_iou(box, boxes[k]), 2))
+    return out
+
+
+def whole_card_reading(folder: Path, split: str = "all", least_iou: float = 0.8) -> dict[str, Any]:
+    """How well the readers read cards whose whole outline is known: every labelled card that the classical
+    outline finder outlines (`outlined`: in practice a card nothing covers) is read through that outline by the
+    face and by index and face fused, as `predict` reads. It parts the reading's errors from the outlines' and
+    the detector's."""
+    from vision.cards.identity import read_cards, read_faces
+
+    n = face = fused = 0
+    for _, image, labels in labelled_photos(folder, split):
+        quads, matches = outlined(image, [b for _, b in labels], least_iou)
+        for (name, _), k in zip(labels, matches, strict=True):
+            if k is None:
+                continue
+            rank = RANK_NAMES.get(name, "?")
+            n += 1
+            face += int(_rank_of(read_faces(image, quads[k:k + 1])[0]) == rank)
+            fused += int(read_cards(image, quads[k:k + 1])[0][0][:-1] == rank)
+    return {"cards": n, "face_rank_accuracy": round(face / max(1, n), 4),
+            "fused_rank_accuracy": round(fused / max(1, n), 4)}
+
+
+def outlined(image: np.ndarray, boxes: list[tuple[float, float, float, float]],
+             least_iou: float) -> tuple[np.ndarray, list[int | None]]:
+    """The classical outlines of a photo (`propose`) and, per labelled box, which of them overlaps it most if at
+    `least_iou` (its bounds with the box), else None: a labelled card's own outline, for fine-tuning on real
+    photos and for measuring."""
+    from vision.cards.contours import propose
+
+    quads = propose(image)
+    bounds = [quad_bounds(q) for q in quads]
+    matches: list[int | None] = []
+    for box in boxes:
+        best = max(((box_iou(box, b), k) for k, b in enumerate(bounds)), default=(0.0, -1))
+        matches.append(best[1] if best[0] >= least_iou else None)
+    return quads, matches
+
+
+def _rank_of(probs: np.ndarray) -> str:
+    from vision.cards.labels import CROP_CLASSES
+
+    name = CROP_CLASSES[int(np.argmax(probs))]
+    return name[:-1] if name not in ("none", "JOKER") else name
 
 
 def _extra(dets: CardDetections, boxes: list, used: set[int], missed: list) -> int:

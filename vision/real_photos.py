@@ -6,7 +6,11 @@ Kept free of the synthetic generator so the runtime CLI can import it.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
+
+import cv2
+import numpy as np
 
 RANK_NAMES: dict[str, str] = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                               "seven": "7", "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q",
@@ -40,3 +44,16 @@ def real_images(folder: Path, split: str = "all") -> list[tuple[Path, Path]]:
         if image is not None:
             pairs.append((image, xml))
     return pairs if split == "all" else pairs[SPLITS.index(split) - 1::2]
+
+
+Box = tuple[float, float, float, float]
+
+
+def labelled_photos(folder: Path, split: str = "all",
+                    limit: int | None = None) -> Iterator[tuple[Path, np.ndarray, list[tuple[str, Box]]]]:
+    """(path, BGR image, VOC labels) of each readable photo of `split` (the first `limit`); an unreadable one is
+    skipped."""
+    for image_path, xml in real_images(folder, split)[:limit]:
+        image = cv2.imread(str(image_path))
+        if image is not None:
+            yield image_path, image, read_voc(xml)

@@ -22,18 +22,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scenes", type=int, default=20, help="held-out synthetic scenes (0: none)")
     p.add_argument("--seed", type=int, default=60606,
                    help="the synthetic scenes' seed (one no training or choice used gives an honest figure)")
+    p.add_argument("--failures", action="store_true",
+                   help="also list each real card missed, unread or read wrong (look into the tune split only)")
+    p.add_argument("--whole-cards", action="store_true",
+                   help="also read the real cards nothing covers through their whole outlines: the readers alone")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.cards import predict
-    from vision.evaluate import evaluate_real, evaluate_synthetic
+    from vision.evaluate import evaluate_real, evaluate_synthetic, whole_card_reading
 
     result: dict[str, object] = {}
+    failures: list[dict[str, object]] = []
     try:
         if args.real is not None and args.real.is_dir():
-            result["real"] = evaluate_real(args.real, predict, args.limit, args.split).to_json()
+            score = evaluate_real(args.real, predict, args.limit, args.split)
+            result["real"] = score.to_json()
+            failures = score.failures
+            if args.failures:
+                result["failures"] = failures
+            if args.whole_cards:
+                result["whole_cards"] = whole_card_reading(args.real, args.split)
         else:
             result["real"] = f"skipped: {args.real} is not a folder"
         if args.scenes > 0:
@@ -51,6 +62,13 @@ def run(args: argparse.Namespace) -> int:
               f"({real['rank_accuracy_of_all']:.2%} of all); {real['extra_cards']} extra cards")
     else:
         print(f"real photos: {real}")
+    whole = result.get("whole_cards")
+    if isinstance(whole, dict):
+        print(f"cards nothing covers, read through their whole outlines ({whole['cards']} cards): rank accuracy "
+              f"{whole['fused_rank_accuracy']:.2%} (the face reader alone {whole['face_rank_accuracy']:.2%})")
+    for f in failures if args.failures else []:
+        seen = f" (nearest reading {f['read']} at {f['confidence']}, IoU {f['iou']})" if "read" in f else ""
+        print(f"  {f['kind']:7} {f['rank']:>2} in {f['image']} box {f['box']}{seen}")
     syn = result.get("synthetic")
     if isinstance(syn, dict):
         print(f"synthetic held-out ({syn['scenes']} scenes of seed {syn['seed']}, {syn['cards']} cards): "

@@ -19,9 +19,8 @@ import cv2
 import numpy as np
 import yaml
 
-from vision.cards.contours import propose
-from vision.cards.geometry import INDEX_BOX_MM, card_to_image, portrait_corners, quad_bounds, rotate_corners
-from vision.real_photos import read_voc, real_images
+from vision.cards.geometry import INDEX_BOX_MM, card_to_image, portrait_corners, rotate_corners
+from vision.real_photos import labelled_photos
 from vision.synth.generate import DET_CLASSES, label_line
 
 MATCH_IOU = 0.7  # an outline this close to a box is that card's outline
@@ -44,16 +43,14 @@ def _index_quads(outline: np.ndarray) -> list[np.ndarray]:
 
 def photo_labels(image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[int, np.ndarray]]:
     """(class, quad in px) for one photo."""
-    from vision.evaluate import box_iou
+    from vision.evaluate import box_iou, outlined
 
-    quads = [portrait_corners(q) for q in propose(image)]
-    bounds = [quad_bounds(q) for q in quads]
+    quads, matches = outlined(image, boxes, MATCH_IOU)
     labels: list[tuple[int, np.ndarray]] = []
-    for i, box in enumerate(boxes):
-        best = max(((box_iou(box, b), k) for k, b in enumerate(bounds)), default=(0.0, -1))
+    for i, (box, k) in enumerate(zip(boxes, matches, strict=True)):
         alone = all(box_iou(box, other) == 0.0 for j, other in enumerate(boxes) if j != i)
-        if best[0] >= MATCH_IOU:
-            outline = quads[best[1]]
+        if k is not None:
+            outline = portrait_corners(quads[k])
             labels.append((CARD, outline))
             if alone:
                 labels += [(INDEX, q) for q in _index_quads(outline)]
@@ -68,12 +65,9 @@ def write_real(folder: Path, out: Path, split: str = "tune", copies: int = 3) ->
     img_dir.mkdir(parents=True, exist_ok=True)
     lbl_dir.mkdir(parents=True, exist_ok=True)
     n = 0
-    for image_path, xml in real_images(folder, split):
-        image = cv2.imread(str(image_path))
-        if image is None:
-            continue
+    for image_path, image, names in labelled_photos(folder, split):
         h, w = image.shape[:2]
-        labels = photo_labels(image, [b for _, b in read_voc(xml)])
+        labels = photo_labels(image, [b for _, b in names])
         text = "\n".join(label_line(c, np.clip(q, 0, [w, h]), w, h) for c, q in labels) + "\n"
         for k in range(copies):
             stem = f"real_{image_path.stem}_{k}"

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.cards.contours import propose
-from vision.cards.geometry import face_crop, index_crop, quad_bounds, rotate_corners
+from vision.cards.geometry import face_crop, index_crop, rotate_corners
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
-from vision.real_photos import RANK_NAMES, read_voc, real_images
+from vision.real_photos import RANK_NAMES, labelled_photos
 
 MATCH_IOU = 0.5
 
@@ -34,24 +32,19 @@ def collect(folder: Path, split: str = "tune", jitters: int = 3, corner_jitter: 
             seed: int = 6, kind: str = "index") -> tuple[np.ndarray, np.ndarray]:
     """(crops uint8 (N, H, W, 3), allowed-class masks (N, classes)); `kind` "face" cuts whole faces."""
     cut = CUTS[kind]
-    from vision.evaluate import box_iou
+    from vision.evaluate import outlined
 
     rng = np.random.default_rng(seed)
     none = np.zeros(len(CROP_CLASSES), bool)
     none[NONE_CLASS] = True
     crops: list[np.ndarray] = []
     masks: list[np.ndarray] = []
-    for image_path, xml in real_images(folder, split):
-        image = cv2.imread(str(image_path))
-        if image is None:
-            continue
-        quads = propose(image)
-        bounds = [quad_bounds(q) for q in quads]
+    for _, image, names in labelled_photos(folder, split):
+        quads, matches = outlined(image, [box for _, box in names], MATCH_IOU)
         labels: list[np.ndarray] = [none] * len(quads)
-        for name, box in read_voc(xml):
-            best = max(((box_iou(box, b), k) for k, b in enumerate(bounds)), default=(0.0, -1))
-            if best[0] >= MATCH_IOU and name in RANK_NAMES:
-                labels[best[1]] = rank_mask(RANK_NAMES[name])
+        for (name, _), k in zip(names, matches, strict=True):
+            if k is not None and name in RANK_NAMES:
+                labels[k] = rank_mask(RANK_NAMES[name])
         for quad, mask in zip(quads, labels, strict=True):
             width = float(np.linalg.norm(quad[1] - quad[0]))
             for j in range(jitters):
