@@ -146,3 +146,53 @@ def test_a_region_cut_for_an_update_is_not_read_through_paper_or_pairs() -> None
     cut = read_in_grid_or_turned(image, empty, empty, empty, unread, weak, whole=False)
     assert whole.codes == ["9C"]
     assert cut.codes == [UNREAD]
+
+
+def _index_box(card: np.ndarray) -> np.ndarray:
+    """The detector's box of a card's printed top-left index."""
+    import cv2
+
+    from vision.cards.geometry import INDEX_BOX_MM, card_to_image
+
+    return cv2.perspectiveTransform(INDEX_BOX_MM[None], card_to_image(card))[0].astype(np.float32)
+
+
+def _boxes(quads: list[np.ndarray]):  # noqa: ANN202
+    from vision.cards.detect import INDEX, Boxes
+
+    return Boxes(np.array(quads, np.float32).reshape(-1, 4, 2), np.full(len(quads), INDEX, np.int64),
+                 np.full(len(quads), 0.2, np.float32))
+
+
+def _covered_turned_card() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """9C turned by 35 degrees with its lower half under a grey book: the image, the card and its box round the
+    part that shows."""
+    import cv2
+
+    card = _card(110, 80, 35)
+    image = _scene([("9C", card)])
+    cv2.rectangle(image, (0, 210), (420, 460), (120, 120, 120), -1)
+    shown = np.clip(card, [0, 0], [420, 210])
+    return image, card, _upright_box(shown)
+
+
+def test_an_unread_card_is_read_through_an_index_box_inside_it() -> None:
+    from vision.cards import _read_by_index
+
+    image, card, box = _covered_turned_card()
+    cards = _dets([UNREAD], [box], [0.7])
+    out = _read_by_index(image, cards, _boxes([_index_box(card)]))
+    assert out.codes == ["9C"] and out.confidence[0] >= 0.9
+    assert quad_iou(out.corners[0], box) > 0.99  # the outline stays the box round the part that shows
+    assert np.linalg.norm(out.corners[0][0] - card[0]) < np.linalg.norm(out.corners[0][2] - card[0])
+    assert cards.codes == [UNREAD]
+
+
+def test_index_boxes_outside_a_card_or_on_a_read_card_change_nothing() -> None:
+    from vision.cards import _read_by_index
+
+    image, card, box = _covered_turned_card()
+    far = _index_box(card) + [250, 0]  # an index box beside the card, not in it
+    assert _read_by_index(image, _dets([UNREAD], [box], [0.7]), _boxes([far])).codes == [UNREAD]
+    read = _dets(["KH"], [box], [0.8])  # a card already read is left to the other rules
+    assert _read_by_index(image, read, _boxes([_index_box(card)])).codes == ["KH"]
