@@ -541,37 +541,21 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
     """The cards, each unread one read again through the card each index box inside it implies, the box taken
     either way up and on either side (`outline_from_index`): a partly covered card's box holds its visible
     printed index, which its own corners miss. A reading as sure as TURNED_READ names the card; its outline
-    stays the box, started at the corner nearest the reading's printed top-left. Real tune half: 2 tens read
-    right, none lost; the synthetic selection sets unchanged."""
-    centres = indices.quads.mean(axis=1)
+    stays its box. Real tune half: 2 tens read right, none lost; the synthetic selection sets unchanged."""
     unread = [k for k, c in enumerate(cards.codes) if c == UNREAD]
-    if not unread or not len(centres):
+    if not unread or not len(indices.quads):
         return cards
-    inside = points_in_quads(centres, cards.corners[unread])
-    outlines, owner = [], []
-    for j, k in enumerate(unread):
-        for q in indices.quads[inside[:, j]]:
-            upright = portrait_corners(q)
-            outlines += [outline_from_index(rotate_corners(upright, r)) for r in range(4)]
-            owner += [k] * 4
-    if not outlines:
-        return cards
-    codes, conf, corners = read_cards(image, np.array(outlines, np.float32))
-    out = cards[np.arange(len(cards))]
-    for j, k in enumerate(owner):
-        if codes[j] not in ("none", "JOKER") and conf[j] >= max(TURNED_READ, out.confidence[k] if out.codes[k]
-                                                                 != UNREAD else 0.0):
-            box = portrait_corners(cards.corners[k])
-            start = int(np.argmin(np.linalg.norm(box - corners[j][0], axis=1)))
-            out.codes[k], out.confidence[k], out.corners[k] = codes[j], conf[j], np.roll(box, -start, axis=0)
-    return out
+    inside = points_in_quads(indices.quads.mean(axis=1), cards.corners[unread])
+    ways = {k: [outline_from_index(rotate_corners(portrait_corners(q), r)) for q in indices.quads[inside[:, j]]
+                for r in range(4)] for j, k in enumerate(unread)}
+    return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in unread})
 
 
 def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[np.ndarray]],
                 kept: dict[int, np.ndarray]) -> CardDetections:
     """The cards, card k read again through each of its outlines `ways[k]`: the surest reading that is surer
-    than its own (an unread card's: TURNED_READ) replaces it, with the portrait outline `kept[k]` turned to the
-    new reading's printed top-left."""
+    than its own (an unread card's: TURNED_READ) replaces it, with the outline `kept[k]` started at its corner
+    nearest the reading's printed top-left."""
     owner = [k for k, outlines in ways.items() for _ in outlines]
     if not owner:
         return cards
@@ -581,9 +565,9 @@ def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[n
     for j, k in enumerate(owner):
         least = TURNED_READ if out.codes[k] == UNREAD else out.confidence[k]
         if codes[j] not in ("none", "JOKER") and conf[j] > least:
-            turned = not np.allclose(corners[j], outlines[j])
+            start = int(np.argmin(np.linalg.norm(kept[k] - corners[j][0], axis=1)))
             out.codes[k], out.confidence[k] = codes[j], conf[j]
-            out.corners[k] = rotate_corners(kept[k], 2 if turned else 0)
+            out.corners[k] = np.roll(kept[k], -start, axis=0)
     return out
 
 
