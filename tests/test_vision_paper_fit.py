@@ -141,7 +141,7 @@ def test_a_region_cut_for_an_update_is_not_read_through_paper_or_pairs() -> None
     image = _scene([("9C", card)])
     unread = _dets([UNREAD], [_upright_box(card)], [0.8])
     empty = CardDetections()
-    weak = Boxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32))  # quads, classes, scores
+    weak = Boxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32))
     whole = read_in_grid_or_turned(image, empty, empty, empty, unread, weak)
     cut = read_in_grid_or_turned(image, empty, empty, empty, unread, weak, whole=False)
     assert whole.codes == ["9C"]
