@@ -18,7 +18,7 @@ from vision.table import table_distance
 from vision.tiles.catalog import TILES
 from vision.tiles.grid import Grid, find_grid
 from vision.tiles.matcher import Reading, match_board
-from vision.tiles.meeples import CANDIDATE_DISTANCES, Blob, Calibration, feature_at, find_meeples
+from vision.tiles.meeples import CANDIDATE_DISTANCES, Blob, Calibration, _foot_in, feature_at, find_meeples
 from vision.tiles.meeples import _distance as colour_distance
 from vision.tiles.reader import PATCH, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
 
@@ -31,6 +31,7 @@ RIM_LIKE = CANDIDATE_DISTANCES[1]  # Lab units (as the candidates measure) from 
 # game's tiles (phantom specks may lie a little off the board) is broken, and its thousands of slivers no reading
 GAME_TILES = sum(t.count for t in TILES.values())
 MEEPLE_BLUE = 0.8  # share of a blue patch under a meeple's blob (and none beyond its rim): the patch is that meeple
+SHIELD_BESIDE = 0.005  # tiles squared: a lopsided part of a shield-blue blob this large is a shield beside the figure
 
 
 def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
@@ -83,11 +84,14 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     reach = near_cells(origins, board.shape[:2]) & seen
     blobs = find_meeples(board, reach, PATCH, calibration, trace, lab, _off_table(grid, calibration, origins, reach,
                                                                                   unlike_table))
+    beside = np.zeros(board.shape[:2], np.uint8)  # shields that joined a meeple of their colour
+    blobs = [_figure_only(blob, to_patch, beside) if _shield_blue(blob, blue) else blob for blob in blobs]
     hidden = np.zeros(board.shape[:2], np.uint8)
     for blob in blobs:
         blob.paint(hidden)
     hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
-    features = dict(zip(cells, read_tiles(not_field, _not_meeple(blue, hidden, blobs), ~hidden, origins), strict=True))
+    shields = _not_meeple(blue, hidden, blobs) | (beside > 0)
+    features = dict(zip(cells, read_tiles(not_field, shields, ~hidden | (beside > 0), origins), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0))
@@ -122,6 +126,60 @@ def _not_meeple(blue: np.ndarray, hidden: np.ndarray, blobs: list[Blob]) -> np.n
         if mostly.any():
             out = out.copy() if out is blue else out
             out[y0:y1, x0:x1] &= ~mostly[labels]
+    return out
+
+
+def _shield_blue(blob: Blob, blue: np.ndarray) -> bool:
+    """Whether a blob is mostly shield blue (a blue meeple), so a shield beside it may have joined it."""
+    x, y = blob.origin
+    h, w = blob.crop.shape
+    return bool(blue[y:y + h, x:x + w][blob.crop].mean() > 0.5)
+
+
+def _figure_only(blob: Blob, to_patch: np.ndarray, beside: np.ndarray) -> Blob:
+    """The blob without a lopsided part of a shield's size: the figure alone, when a shield beside it joined it.
+
+    A meeple is left-right symmetric as the camera sees it; a shield painted beside a meeple of its colour
+    joins its blob, which then hides the shield from the tile's reading (a city read without its shield) and
+    drags the foot. The blob is drawn as the picture shows it (the board's local affine undone), mirrored about
+    its best axis, and what has no mirror image, if it holds a connected part of `SHIELD_BESIDE` or more, is
+    taken off it and marked in `beside` (board px), where the tile's reading sees it as shield blue.
+    """
+    h, w = blob.crop.shape
+    c = np.array([blob.origin[0] + w / 2, blob.origin[1] + h / 2])
+    # board px -> picture px near the blob, at the board's own scale: the figure as the camera saw it
+    seen = cv2.perspectiveTransform(np.array([[c, c + (1, 0), c + (0, 1)]], np.float64), np.linalg.inv(to_patch))[0]
+    local = np.stack([seen[1] - seen[0], seen[2] - seen[0]], axis=1)
+    local /= np.sqrt(abs(np.linalg.det(local)))
+    side = int(2 * np.ceil(np.hypot(w, h))) + 4
+    turn = np.hstack([local, (side / 2 - local @ np.array([w / 2, h / 2]))[:, None]])
+    upright = cv2.warpAffine(blob.crop.view(np.uint8), turn, (side, side), flags=cv2.INTER_NEAREST) > 0
+    cols = upright.sum(axis=0)
+    overlap = [int((upright & _mirrored(upright, k)).sum()) if cols.any() else 0 for k in range(2 * side - 1)]
+    core = upright & _mirrored(upright, int(np.argmax(overlap)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((upright & ~core).view(np.uint8))
+    big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= SHIELD_BESIDE * PATCH * PATCH) + 1
+    if len(big) == 0:
+        return blob
+    off = cv2.warpAffine(np.isin(labels, big).view(np.uint8), turn, (w, h),
+                         flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+    figure = blob.crop & ~(off > 0)
+    if not figure.any():
+        return blob
+    Blob(blob.colour, blob.foot, blob.origin, blob.crop & (off > 0)).paint(beside)
+    px, py, pw, ph = cv2.boundingRect(figure.view(np.uint8))
+    crop = figure[py:py + ph, px:px + pw]
+    left, top = blob.origin[0] + px, blob.origin[1] + py
+    return Blob(blob.colour, _foot_in(crop, left, top), (left, top), crop, blob.rule_ok)
+
+
+def _mirrored(mask: np.ndarray, k: int) -> np.ndarray:
+    """The mask mirrored left-right about column k / 2 (px columns; what falls outside is dropped)."""
+    out = np.zeros_like(mask)
+    w = mask.shape[1]
+    src = k - np.arange(w)  # column x shows column k - x
+    ok = (src >= 0) & (src < w)
+    out[:, ok] = mask[:, src[ok]]
     return out
 
 
