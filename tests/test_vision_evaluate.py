@@ -1,5 +1,6 @@
 """The real-photo score counts cards read where none lies (a card read twice, papers read as a card), lists the
-cards it missed or read wrong, and measures the readers alone on whole outlines."""
+cards it missed or read wrong, and measures the readers alone on whole outlines; the synthetic score lists its
+cards lost too."""
 
 from __future__ import annotations
 
@@ -86,3 +87,53 @@ def test_vision_eval_lists_failures_and_reads_whole_cards(tmp_path: Path) -> Non
     out = json.loads(subprocess.run(base + ["--json"], capture_output=True, text=True, timeout=120).stdout)
     assert [f["kind"] for f in out["failures"]] == ["wrong", "missed"]
     assert out["whole_cards"]["cards"] == 2
+
+
+def test_each_synthetic_card_lost_is_listed_with_what_lies_nearest() -> None:
+    """A scene read with one card dropped, one misread and one read where no card lies: three failures, each
+    naming the card and the reading nearest it; a scene read perfectly has none."""
+    from vision.evaluate import match_cards, scene_failures
+    from vision.synth.cards import face_style
+    from vision.synth.layouts import superheld_map
+    from vision.synth.scene import compose
+    from vision.truth import must_see, truth_detections
+
+    rng = np.random.default_rng(5)
+    placements, _ = superheld_map(rng, n=12, style=3)
+    _, truths, _ = compose(placements, rng, hands=0, max_tilt=0.2, fill=(0.8, 0.9))
+    perfect = truth_detections(truths)
+    assert scene_failures(0, "superheld", 3, truths, perfect, match_cards(perfect, truths)[3]) == []
+
+    seen = [t for t in truths if must_see(t) and t.code != "back"]
+    dropped, misread = seen[0], seen[1]
+    keep = np.array([c != dropped.code for c in perfect.codes])
+    dets = perfect[keep]
+    k = dets.codes.index(misread.code)
+    wrong_code = "KS" if misread.code != "KS" else "QS"
+    dets.codes[k] = wrong_code
+    far = np.array([[[5000, 5000], [5063, 5000], [5063, 5088], [5000, 5088]]], np.float32)
+    extra = CardDetections(["7H"], far, np.array([0.7], np.float32), np.array([-1], np.int16), np.ones(1, bool))
+    dets = CardDetections.merge([dets, extra])
+    listed = scene_failures(4, "superheld", 3, truths, dets, match_cards(dets, truths)[3])
+    by_kind = {f["kind"]: f for f in listed}
+    assert sorted(by_kind) == ["extra", "missed", "wrong"] and len(listed) == 3
+    assert by_kind["missed"]["truth"] == dropped.code and by_kind["missed"]["scene"] == 4
+    assert by_kind["wrong"]["truth"] == misread.code and by_kind["wrong"]["read"] == wrong_code
+    assert by_kind["extra"]["read"] == "7H" and by_kind["extra"]["iou"] == 0.0
+    assert {f["letters"] for f in listed} == {face_style(3).language}
+
+
+def test_vision_eval_lists_synthetic_failures_as_many_as_it_counts() -> None:
+    import json
+    import subprocess
+    import sys
+
+    base = [sys.executable, "-m", "companion", "vision-eval", "--real", "/nonexistent", "--scenes", "2", "--seed",
+            "777", "--failures"]
+    out = json.loads(subprocess.run(base + ["--json"], capture_output=True, text=True, timeout=300).stdout)
+    syn = out["synthetic"]
+    kinds = [f["kind"] for f in syn["failures"]]
+    assert kinds.count("wrong") == syn["wrong_code"] and kinds.count("missed") == syn["missed"]
+    assert kinds.count("extra") == syn["false_positives"] and len(kinds) > 0
+    text = subprocess.run(base, capture_output=True, text=True, timeout=300).stdout
+    assert text.count("\n  scene ") == len(kinds)

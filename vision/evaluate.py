@@ -22,6 +22,7 @@ from vision.detections import CardDetections
 from vision.homography import table_homography
 from vision.layout import scoundrel_zones, superheld_map
 from vision.real_photos import RANK_NAMES, labelled_photos
+from vision.synth.cards import face_style
 from vision.synth.layouts import scoundrel_table
 from vision.synth.layouts import superheld_map as superheld_layout
 from vision.synth.scene import compose
@@ -197,11 +198,43 @@ def _layout_right(kind: str, truth: dict, truths: list, dets: CardDetections, ma
     return found == expected and len(mapping) == len(truths)
 
 
-def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606) -> dict[str, Any]:
-    """Held-out scenes (a seed the training set never used): maps, Scoundrel tables with fans, piles, hands."""
+def scene_failures(scene: int, kind: str, style: int, truths: list, dets: CardDetections,
+                   mapping: dict[int, int]) -> list[dict[str, Any]]:
+    """Each card of one synthetic scene missed, read wrong, or read where no card is (`match_cards`' mapping),
+    with what lies nearest: the list to look into on a selection seed, never on a measuring one."""
+    base = {"scene": scene, "layout": kind, "style": style, "letters": face_style(style).language}
+    out: list[dict[str, Any]] = []
+    for i, t in enumerate(truths):
+        if not must_see(t) or (i in mapping and dets.codes[mapping[i]] == t.code):
+            continue
+        if i in mapping:
+            k = mapping[i]
+            out.append({**base, "kind": "wrong", "truth": t.code, "read": dets.codes[k],
+                        "confidence": round(float(dets.confidence[k]), 2), "visible": round(t.visible, 2)})
+            continue
+        near = max(((quad_iou(t.corners, d), k) for k, d in enumerate(dets.corners)), default=(0.0, -1))
+        missed = {**base, "kind": "missed", "truth": t.code, "visible": round(t.visible, 2)}
+        if near[1] >= 0:
+            missed.update(read=dets.codes[near[1]], iou=round(near[0], 2))
+        out.append(missed)
+    matched = set(mapping.values())
+    for k in range(len(dets)):
+        if k not in matched:
+            near_truth = max(((quad_iou(t.corners, dets.corners[k]), t.code) for t in truths), default=(0.0, ""))
+            out.append({**base, "kind": "extra", "read": dets.codes[k],
+                        "confidence": round(float(dets.confidence[k]), 2), "truth": near_truth[1],
+                        "iou": round(near_truth[0], 2)})
+    return out
+
+
+def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606,
+                       failures: bool = False) -> dict[str, Any]:
+    """Held-out scenes (a seed the training set never used): maps, Scoundrel tables with fans, piles, hands.
+    `failures`: also list each card missed, read wrong or extra (`scene_failures`)."""
     rng = np.random.default_rng(seed)
     total = right = wrong = missed = extra = 0
     layouts_right = {"superheld": [0, 0], "scoundrel": [0, 0]}
+    listed: list[dict[str, Any]] = []
     for n in range(scenes):
         kind = "superheld" if n % 2 == 0 else "scoundrel"
         style = 0 if n % 4 < 2 else int(rng.integers(1, 200))
@@ -214,6 +247,8 @@ def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606) 
             image, truths, _ = compose(placements, rng, hands=0, max_tilt=0.35, fill=(0.7, 0.95), max_turn=12)
         dets = predict(image)
         r, w, e, mapping = match_cards(dets, truths)
+        if failures:
+            listed += scene_failures(n, kind, style, truths, dets, mapping)
         seen = sum(1 for t in truths if must_see(t))
         total += seen
         right += r
@@ -223,7 +258,8 @@ def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606) 
         layouts_right[kind][1] += 1
         layouts_right[kind][0] += int(_layout_right(kind, truth, truths, dets, mapping, image.shape))
     errors = wrong + missed + extra
-    return {"scenes": scenes, "seed": seed, "cards": total, "right": right, "wrong_code": wrong, "missed": missed,
-            "false_positives": extra, "card_error": round(errors / max(1, total), 4),
-            "layout_exact": {k: round(v[0] / max(1, v[1]), 3) for k, v in layouts_right.items()},
-            "layout_exact_all": round(sum(v[0] for v in layouts_right.values()) / max(1, scenes), 3)}
+    figures = {"scenes": scenes, "seed": seed, "cards": total, "right": right, "wrong_code": wrong, "missed": missed,
+               "false_positives": extra, "card_error": round(errors / max(1, total), 4),
+               "layout_exact": {k: round(v[0] / max(1, v[1]), 3) for k, v in layouts_right.items()},
+               "layout_exact_all": round(sum(v[0] for v in layouts_right.values()) / max(1, scenes), 3)}
+    return figures | {"failures": listed} if failures else figures

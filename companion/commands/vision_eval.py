@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=60606,
                    help="the synthetic scenes' seed (one no training or choice used gives an honest figure)")
     p.add_argument("--failures", action="store_true",
-                   help="also list each real card missed, unread or read wrong (look into the tune split only)")
+                   help="also list each card missed, unread or read wrong: real ones (look into the tune split "
+                        "only) and synthetic ones (look into selection seeds only)")
     p.add_argument("--whole-cards", action="store_true",
                    help="also read the real cards nothing covers through their whole outlines: the readers alone")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             result["real"] = f"skipped: {args.real} is not a folder"
         if args.scenes > 0:
-            result["synthetic"] = evaluate_synthetic(predict, args.scenes, seed=args.seed)
+            result["synthetic"] = evaluate_synthetic(predict, args.scenes, seed=args.seed, failures=args.failures)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
@@ -75,4 +76,16 @@ def run(args: argparse.Namespace) -> int:
               f"card error {syn['card_error']:.2%} "
               f"(wrong {syn['wrong_code']}, missed {syn['missed']}, extra {syn['false_positives']}); "
               f"layout exactly right {syn['layout_exact_all']:.0%} {syn['layout_exact']}")
+        for f in syn.get("failures", []):
+            print(_synthetic_failure(f))
     return 0
+
+
+def _synthetic_failure(f: dict[str, object]) -> str:
+    """One synthetic card lost, as a line: scene, layout, deck style (and its index letters), what was read where."""
+    where = f"  scene {f['scene']:>3} {f['layout']:9} deck {f['style']:>3} ({f['letters']}): {f['kind']:6}"
+    if f["kind"] == "extra":
+        return f"{where} read {f['read']} at {f['confidence']} (nearest card {f['truth'] or '-'}, IoU {f['iou']})"
+    read = f" read {f['read']}" + (f" at {f['confidence']}" if "confidence" in f else f", IoU {f['iou']}") \
+        if "read" in f else ""
+    return f"{where} {f['truth']} ({f['visible']:.0%} visible){read}"
