@@ -154,8 +154,9 @@ def _figure_only(blob: Blob, to_patch: np.ndarray, beside: np.ndarray) -> Blob:
     side = int(2 * np.ceil(np.hypot(w, h))) + 4
     turn = np.hstack([local, (side / 2 - local @ np.array([w / 2, h / 2]))[:, None]])
     upright = cv2.warpAffine(blob.crop.view(np.uint8), turn, (side, side), flags=cv2.INTER_NEAREST) > 0
-    cols = upright.sum(axis=0)
-    overlap = [int((upright & _mirrored(upright, k)).sum()) if cols.any() else 0 for k in range(2 * side - 1)]
+    # pixels shared with the mirror image about column k / 2, for every k: each row convolved with itself
+    rows = upright[upright.any(axis=1)].astype(np.int32)
+    overlap = sum((np.convolve(row, row) for row in rows), np.zeros(2 * side - 1, np.int64))
     core = upright & _mirrored(upright, int(np.argmax(overlap)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats((upright & ~core).view(np.uint8))
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= SHIELD_BESIDE * PATCH * PATCH) + 1
