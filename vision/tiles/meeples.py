@@ -30,6 +30,11 @@ SHARED_BLOB = 0.5  # share of the smaller of two overlapping blobs they share, b
 RECHECK = 0.2  # verifier score from which an unsure candidate is looked at again (`_second_look`)
 SURE = 0.9  # verifier score of the meeples that show how the board shows their colour
 RECHECK_BAR = 0.8  # what the second look must reach: higher than the first cut, it is a second chance
+RIM_DISTANCES = CANDIDATE_DISTANCES[:1]  # a colour like the table, cut again without the table: the tightest only
+RIM_BAR = RECHECK  # verifier score that keeps a figure of the table's colour whose outline the table hides in part
+RIM_HIDDEN = 0.2  # tiles of a candidate's outline that border the table the rim cut took away: the rest is hidden
+FOOT_CLEAR = 0.1  # tiles between such a figure's foot and its square's sides: it stands on a tile, not in a gap
+HIDDEN_DISTANCES = CANDIDATE_DISTANCES[1:2]  # a looser cut there, kept only for figures the table hides in part
 PIXEL_DISTANCE = 30.0  # Lab units (lightness weighted by LIGHT_WEIGHT) from a calibrated colour, per pixel
 BLOB_DISTANCE = 25.0  # the same for a blob's median: roofs and shields sit further off than meeples
 LIGHT_WEIGHT = 0.4
@@ -124,22 +129,33 @@ def _nearest_lut(colours: tuple[tuple[str, tuple[float, ...]], ...]) -> tuple[np
 
 def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
                  trace: dict[str, Any] | None = None, lab: np.ndarray | None = None,
-                 again: tuple[np.ndarray, Calibration] | None = None) -> list[Blob]:
+                 again: tuple[np.ndarray, Calibration, np.ndarray] | None = None) -> list[Blob]:
     """Meeples on the rectified board (`patch` px per tile): coloured candidates, then the verifier decides;
     surest first.
 
     Without the verifier's model file the outline rules decide (size, proportions, legs apart). `lab`, when
-    the caller has it, is the board in Lab (uint8) and saves a conversion. `again`: a second mask and the
-    colours whose candidates are cut there too (a meeple coloured like the table, without the table).
+    the caller has it, is the board in Lab (uint8) and saves a conversion. `again`: a second mask, the
+    colours whose candidates are cut there too (a meeple coloured like the table, without the table) and
+    where that cut took the table away.
     """
     model = verifier.load()
-    masks = [(near_tiles, calibration, CANDIDATE_DISTANCES)]
+    # (mask, colours, cuts, the table the rim cut took away, whether only figures it hides in part count)
+    masks: list[tuple[np.ndarray, Calibration, tuple[float, ...], np.ndarray | None, bool]] = [
+        (near_tiles, calibration, CANDIDATE_DISTANCES, None, False)]
     if again is not None and again[1].colours:
-        masks.append((*again, CANDIDATE_DISTANCES[:1]))  # like the table: only the tightest cut stands apart
+        masks.append((again[0], again[1], RIM_DISTANCES, again[2], False))
+        masks.append((again[0], again[1], HIDDEN_DISTANCES, again[2], True))
     if model is None and trace is None:
-        found = [b for mask, cal, _ in masks for b in candidates(board_bgr, mask, patch, cal, (PIXEL_DISTANCE,), lab)]
+        found = [b for mask, cal, *_, hidden_only in masks if not hidden_only
+                 for b in candidates(board_bgr, mask, patch, cal, (PIXEL_DISTANCE,), lab)]
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
-    found = [b for mask, cal, cuts in masks for b in candidates(board_bgr, mask, patch, cal, cuts, lab, model is None)]
+    found, bars = [], []
+    for mask, cal, cuts, table, hidden_only in masks:
+        for b in candidates(board_bgr, mask, patch, cal, cuts, lab, model is None):
+            bar = _bar(b, table, patch)
+            if not hidden_only or bar < verifier.THRESHOLD:
+                found.append(b)
+                bars.append(bar)
     if trace is not None:
         trace["board"] = board_bgr
         trace["candidates"] = found
@@ -147,8 +163,28 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
     scores = verifier.scores(model, board_bgr, found, patch, calibration, lab)
     scores = _second_look(model, board_bgr, found, scores, patch, calibration, lab)
-    kept = [(b, s) for b, s in zip(found, scores, strict=True) if s >= verifier.THRESHOLD]
+    kept = [(b, s) for b, s, bar in zip(found, scores, bars, strict=True) if s >= bar]
     return _distinct([b for b, _ in kept], patch, [s for _, s in kept])
+
+
+def _bar(blob: Blob, table: np.ndarray | None, patch: int) -> float:
+    """The verifier score a candidate must reach: lower for a figure of the table's colour that borders the table
+    the rim cut took away along `RIM_HIDDEN` of its outline (its head over the table is lost with the table, and
+    the verifier, which learnt whole figures, is unsure of the part over the tile) while its foot stands on a tile,
+    clear of its sides (dark gaps where tiles meet by a hole in the board have their "foot" on a square's side)."""
+    if table is None:
+        return verifier.THRESHOLD
+    within = np.mod(blob.foot, patch) / patch  # the foot's point in its square
+    if not np.all((within >= FOOT_CLEAR) & (within <= 1 - FOOT_CLEAR)):
+        return verifier.THRESHOLD
+    x, y = blob.origin
+    h, w = blob.crop.shape
+    grown = cv2.dilate(np.pad(blob.crop.view(np.uint8), 1), np.ones((3, 3), np.uint8)) > 0
+    ring = grown & ~np.pad(blob.crop, 1)
+    x0, y0 = max(0, x - 1), max(0, y - 1)
+    beside = table[y0:y + h + 1, x0:x + w + 1]
+    ring = ring[y0 - (y - 1):, x0 - (x - 1):][:beside.shape[0], :beside.shape[1]]
+    return RIM_BAR if int((ring & beside).sum()) >= RIM_HIDDEN * patch else verifier.THRESHOLD
 
 
 def _second_look(model: verifier.Verifier, board_bgr: np.ndarray, found: list[Blob], scores: list[float],

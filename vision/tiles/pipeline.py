@@ -185,21 +185,22 @@ def _mirrored(mask: np.ndarray, k: int) -> np.ndarray:
 
 
 def _off_table(grid: Grid, calibration: Calibration, origins: list[tuple[int, int]], reach: np.ndarray,
-               unlike_table: np.ndarray) -> tuple[np.ndarray, Calibration]:
-    """Where to look again for meeples coloured like the table, and those colours.
+               unlike_table: np.ndarray) -> tuple[np.ndarray, Calibration, np.ndarray]:
+    """Where to look again for meeples coloured like the table, those colours, and the table taken away there.
 
     Such a meeple standing over the board's rim (black on dark cloth) joins the table into one blob too
     large for a meeple; without the table off the tiles (and where it shows in a rim tile's square, the
-    tile laid a little off it) it stands apart.
+    tile laid a little off it) it stands apart, less its part over the table.
     """
     # the table within a candidate cut of the colour: the meeple and the table join into one blob at that cut
     like = {name: lab for name, lab in calibration.colours.items()
             if colour_distance(np.asarray(grid.table_lab, np.float32), np.asarray(lab, np.float32)) < RIM_LIKE}
     if not like:
-        return reach, Calibration(like)
+        return reach, Calibration(like), np.zeros_like(reach)
     # px from the nearest px off the tiles: the table's rim, and the band along it where such a meeple stands
     off = cv2.distanceTransform(near_cells(origins, reach.shape, 0.0).view(np.uint8), cv2.DIST_L2, 3)
-    return reach & (off <= RIM_BAND * PATCH) & ~((off <= round(TABLE_EDGE * PATCH)) & ~unlike_table), Calibration(like)
+    table = reach & (off <= round(TABLE_EDGE * PATCH)) & ~unlike_table
+    return reach & (off <= RIM_BAND * PATCH) & ~table, Calibration(like), table
 
 
 def near_cells(origins: list[tuple[int, int]], shape: tuple[int, int], reach: float = MEEPLE_REACH) -> np.ndarray:
