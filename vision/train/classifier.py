@@ -62,8 +62,9 @@ def build_model(batchnorm: bool = True, size: tuple[int, int] = (CROP_W, CROP_H)
                          nn.Linear(192, len(CROP_CLASSES)))
 
 
-def load_onnx(path: Path):  # noqa: ANN201
-    """The exported classifier as a torch model (no batch norm), its weights taken from the ONNX initializers."""
+def load_onnx(path: Path, size: tuple[int, int] | None = None):  # noqa: ANN201
+    """The exported classifier as a torch model (no batch norm), its weights taken from the ONNX initializers;
+    with `size` (w, h) unlike the export's, the model for that size (`resized`)."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -80,7 +81,35 @@ def load_onnx(path: Path):  # noqa: ANN201
         for layer, node in zip(layers, nodes, strict=True):
             layer.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
             layer.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
-    return model
+    return model if size is None or size == (dims[3], dims[2]) else resized(model, (dims[3], dims[2]), size)
+
+
+def resized(model, old: tuple[int, int], size: tuple[int, int]):  # noqa: ANN001, ANN201
+    """The network for crops of `old` size (w, h) made for another `size`: the convolutions as they are, the first
+    dense layer's weights over the last feature map interpolated onto the new map and scaled by the area ratio, so
+    a larger crop starts from what the smaller one learnt instead of from scratch."""
+    import torch
+    import torch.nn.functional as F
+
+    new = build_model(batchnorm=False, size=size)
+    old_dense = [m for m in model if isinstance(m, torch.nn.Linear)]
+    new_dense = [m for m in new if isinstance(m, torch.nn.Linear)]
+    old_convs = [m for m in model if isinstance(m, torch.nn.Conv2d)]
+    new_convs = [m for m in new if isinstance(m, torch.nn.Conv2d)]
+    channels = old_convs[-1].out_channels
+    with torch.no_grad():
+        for a, b in zip(old_convs, new_convs, strict=True):
+            b.load_state_dict(a.state_dict())
+        first = old_dense[0].weight
+        old_hw = (old[1] // 8, old[0] // 8)
+        grid = first.reshape(first.shape[0] * channels, 1, *old_hw)
+        target = (size[1] // 8, size[0] // 8)
+        grid = F.interpolate(grid, size=target, mode="bilinear", align_corners=True)
+        scale = (old_hw[0] * old_hw[1]) / (target[0] * target[1])
+        new_dense[0].weight.copy_(grid.reshape(first.shape[0], -1) * scale)
+        new_dense[0].bias.copy_(old_dense[0].bias)
+        new_dense[1].load_state_dict(old_dense[1].state_dict())
+    return new
 
 
 def augment(x: np.ndarray, rng: np.random.Generator, turn: bool = False, skew: float = 0.0) -> np.ndarray:
@@ -145,7 +174,7 @@ def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None 
         xr, mr = collect(real, "tune", kind=kind)
     print(f"train {len(x)} synthetic + {len(xr)} real crops, val {len(xv)} crops, {len(CROP_CLASSES)} classes",
           flush=True)
-    model = load_onnx(init) if init is not None else build_model(size=size)
+    model = load_onnx(init, size) if init is not None else build_model(size=size)
     lr = 5e-4 if init is not None else 3e-3
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     n_real = int(128 * real_share) if len(xr) else 0
