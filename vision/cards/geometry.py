@@ -17,6 +17,7 @@ INDEX_CROP_MM = (0.0, 0.0, 14.0, 24.0)  # x0, y0, x1, y1 on the card
 CROP_W, CROP_H = 28, 48
 FACE_CROP_MM = (0.0, 0.0, CARD_W_MM, CARD_H_MM)  # the whole card, for the face reader
 FACE_W, FACE_H = 32, 44
+COURT_FACE_W, COURT_FACE_H = 40, 56  # the court reader's larger face crop (a map card is about 45 x 63 px)
 SMOOTH_INDEX = False  # the index classifier was trained on bilinear crops
 MAX_SUPERSAMPLE = 8  # a crop is warped at up to this multiple of its size before it is area-averaged
 # Where an index box (as the detector draws it) sits on the card, for outlines rebuilt from an index alone.
@@ -66,10 +67,10 @@ def index_crop(image: np.ndarray, corners: np.ndarray, zoom: float = 1.0) -> np.
     return rect_crop(image, corners, tuple(v * zoom for v in INDEX_CROP_MM), (CROP_W, CROP_H), smooth=SMOOTH_INDEX)
 
 
-def face_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The whole card face, upright, FACE_H x FACE_W x 3 uint8: the pips and pictures a tiny card still shows
+def face_crop(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (FACE_W, FACE_H)) -> np.ndarray:
+    """The whole card face, upright, `size` (w, h) x 3 uint8: the pips and pictures a tiny card still shows
     when its index letters are a few pixels tall."""
-    return rect_crop(image, corners, FACE_CROP_MM, (FACE_W, FACE_H))
+    return rect_crop(image, corners, FACE_CROP_MM, size)
 
 
 def rotate_corners(corners: np.ndarray, k: int) -> np.ndarray:

@@ -1,6 +1,7 @@
 """Stage 2: read the printed index, helped by the face. Each card outline gives upright index crops of its two
 printed corners (180 degrees apart; the second is read only when the first and the face leave the card unsure)
-and one crop of its whole face; two small CNNs classify them into the 52 cards, the joker, or "none". The index
+and one crop of its whole face; two small CNNs classify them into the 52 cards, the joker, or "none" (a face read
+as a court card is read again, larger, by a third). The index
 is what a player reads; the face (pip count, pip colour, picture) still shows on a card so small in the frame
 that its index letters are a few pixels tall, so the two readings are multiplied (a product of experts) and
 each settles what the other leaves open.
@@ -14,11 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards.detect import MODELS, session
-from vision.cards.geometry import face_crop, index_crop, rotate_corners
+from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop, index_crop, rotate_corners
 from vision.cards.labels import CARD_CODES, CROP_CLASSES, NONE_CLASS
 
 CLASSIFIER = MODELS / "cards-index.onnx"
 FACE_READER = MODELS / "cards-face.onnx"
+COURT_READER = MODELS / "cards-face-court.onnx"  # the face reader at COURT_FACE_W x COURT_FACE_H, for court cards
+COURTS = np.array([c[:-1] in ("J", "Q", "K") for c in CROP_CLASSES])  # the classes a court reading is read for
 SURE_READING = 0.9  # a card read this surely from its first corner and face is not read at its other corner
 FACE_WEIGHT = 1.0  # exponent of the face reader's probabilities in the product with the index's
 ZOOMS = (1.0, 1.6)  # crop scales tried per corner: 1.6 takes in a real deck's larger index ("10" cut to "1")
@@ -139,5 +142,14 @@ def _fused(index: np.ndarray, face: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 
 def read_faces(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
-    """Class probabilities (N, classes) of each outline's whole face, read either way up."""
-    return classify(np.stack([face_crop(image, o) for o in outlines]), FACE_READER)
+    """Class probabilities (N, classes) of each outline's whole face, read either way up. A face read as a court
+    card is read again through a larger crop by the court reader, and the two readings' geometric mean counts: in
+    a map a court's letter and suit are a few pixels tall, and the small crop keeps two thirds of the card's own
+    pixels (session 12: selection sets 144 -> 135 errors, measurement seeds never worse)."""
+    faces = classify(np.stack([face_crop(image, o) for o in outlines]), FACE_READER)
+    court = COURTS[faces.argmax(axis=1)]
+    if court.any():
+        crops = np.stack([face_crop(image, o, (COURT_FACE_W, COURT_FACE_H)) for o in np.asarray(outlines)[court]])
+        both = np.sqrt(np.clip(faces[court], 1e-9, 1.0) * np.clip(classify(crops, COURT_READER), 1e-9, 1.0))
+        faces[court] = both / both.sum(axis=1, keepdims=True)
+    return faces
