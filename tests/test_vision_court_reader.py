@@ -3,13 +3,13 @@ readings' geometric mean counts; every other face keeps the small reader's readi
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop
 from vision.cards.identity import COURT_READER, COURTS, FACE_READER, _classifier, classify, read_faces
 from vision.cards.labels import CROP_CLASSES
 from vision.synth.cards import card_height, render_face
+from vision.synth.scene import paste_card
 
 CODES = ["JS", "QH", "KD", "JC", "QS", "KH", "2C", "7D", "10S", "AH", "5C", "9H"]
 WIDTH = 48  # px: a card of a 56-card map at 1280x720 is about 45 px wide
@@ -21,16 +21,11 @@ def _table() -> tuple[np.ndarray, list[np.ndarray]]:
     outlines = []
     h = card_height(WIDTH)
     for i, code in enumerate(CODES):
-        face = render_face(code, style=0, width=WIDTH * 4)
-        src = np.array([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]], [0, face.shape[0]]], np.float32)
         centre = np.array([40 + 80 * i, 80], np.float32)
         turn = np.radians(-8 + 16 * (i % 2))
         rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
         dst = (np.array([[-WIDTH, -h], [WIDTH, -h], [WIDTH, h], [-WIDTH, h]], np.float32) / 2) @ rot.T + centre
-        m = cv2.getPerspectiveTransform(src, dst)
-        warped = cv2.warpPerspective(face, m, image.shape[1::-1], flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), m, image.shape[1::-1])
-        image[mask > 128] = warped[mask > 128]
+        paste_card(image, render_face(code, style=0, width=WIDTH * 4), dst)
         outlines.append(dst)
     return image, outlines
 
