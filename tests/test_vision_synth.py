@@ -158,6 +158,19 @@ def test_face_crops_label_what_shows() -> None:
     assert NONE_CLASS in labels  # the dungeon's backs
 
 
+def test_face_crops_at_the_court_readers_size() -> None:
+    """`face_size` (synth-court.yaml) cuts the same faces at the court reader's size, with the same labels."""
+    from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W
+    from vision.synth.generate import faces_of
+
+    placements, _ = scoundrel_table(np.random.default_rng(4))
+    image, truths, _ = compose(placements, np.random.default_rng(5), (1280, 720), hands=0)
+    small, small_labels = faces_of(image, truths, np.random.default_rng(6), 100, 0.0)
+    large, large_labels = faces_of(image, truths, np.random.default_rng(6), 100, 0.0, (COURT_FACE_W, COURT_FACE_H))
+    assert large_labels == small_labels and len(large) == len(small) > 5
+    assert large[0].shape == (COURT_FACE_H, COURT_FACE_W, 3)
+
+
 def test_stray_quads_are_card_shaped_and_off_the_cards() -> None:
     from vision.cards.geometry import pairwise_iou
     from vision.synth.generate import stray_quads

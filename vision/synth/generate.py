@@ -23,6 +23,8 @@ import yaml
 from vision.cards.geometry import (
     CARD_H_MM,
     CARD_W_MM,
+    FACE_H,
+    FACE_W,
     face_crop,
     index_crop,
     pairwise_iou,
@@ -112,10 +114,10 @@ def crops_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generato
     return crops, labels
 
 
-def faces_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generator,
-             per_scene: int, jitter: float) -> tuple[list[np.ndarray], list[int]]:
-    """Whole-face crops with labels, each turned by 0 or 180 degrees at random (a face is read whichever way
-    up it lies): a face that shows -> its card, a mostly covered one or a back -> none."""
+def faces_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generator, per_scene: int, jitter: float,
+             size: tuple[int, int] = (FACE_W, FACE_H)) -> tuple[list[np.ndarray], list[int]]:
+    """Whole-face crops of `size` (w, h) with labels, each turned by 0 or 180 degrees at random (a face is read
+    whichever way up it lies): a face that shows -> its card, a mostly covered one or a back -> none."""
     crops, labels = [], []
     for i in rng.permutation(len(truths))[:per_scene]:
         t = truths[i]
@@ -129,10 +131,10 @@ def faces_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generato
         else:
             continue
         noisy = t.corners + rng.normal(0, jitter * side, (4, 2)).astype(np.float32)
-        crops.append(face_crop(image, rotate_corners(noisy, 2 * int(rng.integers(2)))))
+        crops.append(face_crop(image, rotate_corners(noisy, 2 * int(rng.integers(2))), size))
         labels.append(label)
     for quad in stray_quads(truths, image.shape[:2], rng, per_scene // 5):
-        crops.append(face_crop(image, quad))
+        crops.append(face_crop(image, quad, size))
         labels.append(NONE_CLASS)
     return crops, labels
 
@@ -177,7 +179,8 @@ def generate(cfg: dict[str, Any], out: Path, split: str, count: int, seed: int) 
                           tuple(cfg.get("crop_zooms", [1.0])))
         crops += c
         labels += lab
-        c, lab = faces_of(image, truths, rng, cfg.get("faces_per_scene", 20), cfg.get("corner_jitter", 0.015))
+        c, lab = faces_of(image, truths, rng, cfg.get("faces_per_scene", 20), cfg.get("corner_jitter", 0.015),
+                          tuple(cfg.get("face_size", (FACE_W, FACE_H))))
         faces += c
         face_labels += lab
         lines = obb_lines(truths, image.shape[:2], cfg)

@@ -12,6 +12,14 @@ The face reader is the same network on whole-card crops (faces_*.npz), trained w
 
     nice -n 10 python -m vision.train.classifier /tmp/cards-synth models/cards-face.onnx --kind face --epochs 6
 
+The court reader (`models/cards-face-court.onnx`) is the face reader at a larger size, on faces cut at that size
+(`datasets/cards/synth-court.yaml`), started from the face reader's weights (`resized`) and then tuned on courts:
+
+    nice -n 10 python -m vision.train.classifier /tmp/cards-court /tmp/court8.onnx --kind court --epochs 5 \
+        --init models/cards-face.onnx --real ../shared/data/real-cards-dev --skew 6
+    nice -n 10 python -m vision.train.classifier /tmp/cards-court models/cards-face-court.onnx --kind court \
+        --courts --epochs 4 --init /tmp/court8.onnx --real ../shared/data/real-cards-dev --skew 6
+
 The crops come from `vision.synth.generate` (crops_*.npz, faces_*.npz). The network is small on purpose: one
 batch of 56 crops must take a few milliseconds on this CPU.
 """
@@ -26,12 +34,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.geometry import CROP_H, CROP_W, FACE_H, FACE_W
+from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, CROP_H, CROP_W, FACE_H, FACE_W
 from vision.cards.labels import CROP_CLASSES
 
 # What each reader is trained on: the generator's file prefix and the crop size (w, h).
 KINDS: dict[str, tuple[str, tuple[int, int]]] = {"index": ("crops", (CROP_W, CROP_H)),
-                                                  "face": ("faces", (FACE_W, FACE_H))}
+                                                  "face": ("faces", (FACE_W, FACE_H)),
+                                                  "court": ("faces", (COURT_FACE_W, COURT_FACE_H))}
 
 
 def load(folder: Path, split: str, kind: str = "index") -> tuple[np.ndarray, np.ndarray]:
@@ -156,8 +165,19 @@ def one_hot(y: np.ndarray) -> np.ndarray:
     return masks
 
 
+def courts_and_as_many(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Every crop of a court card and about as many others drawn at random: the court reader is only ever shown
+    faces the face reader takes for courts, so it is tuned on those, the others kept so it still says which are not."""
+    from vision.cards.identity import COURTS
+
+    court = COURTS[y]
+    other = ~court
+    keep = court | (other & (rng.random(len(y)) < court.sum() / max(int(other.sum()), 1)))
+    return x[keep], y[keep]
+
+
 def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None = None, real: Path | None = None,
-          real_share: float = 0.25, kind: str = "index", skew: float = 0.0) -> None:
+          real_share: float = 0.25, kind: str = "index", skew: float = 0.0, courts: bool = False) -> None:
     import torch
 
     torch.set_num_threads(threads)
@@ -165,6 +185,10 @@ def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None 
     rng = np.random.default_rng(6)
     x, y = load(folder, "train", kind)
     xv, yv = load(folder, "val", kind)
+    if courts:
+        pick = np.random.default_rng(12)
+        x, y = courts_and_as_many(x, y, pick)
+        xv, yv = courts_and_as_many(xv, yv, pick)
     size = KINDS[kind][1]
     masks = one_hot(y)
     xr, mr = (np.zeros((0, *x.shape[1:]), np.uint8), np.zeros((0, masks.shape[1]), bool))
@@ -190,7 +214,7 @@ def train(folder: Path, out: Path, epochs: int, threads: int, init: Path | None 
             if n_real:
                 ridx = rng.integers(0, len(xr), n_real)
                 xb, mb = np.concatenate([xb, xr[ridx]]), np.concatenate([mb, mr[ridx]])
-            batch = torch.from_numpy(augment(xb, rng, turn=kind == "face", skew=skew))
+            batch = torch.from_numpy(augment(xb, rng, turn=kind != "index", skew=skew))
             loss = set_loss(model(batch), torch.from_numpy(mb))
             opt.zero_grad()
             loss.backward()
@@ -232,11 +256,13 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--init", type=Path, default=None, help="start from this exported ONNX classifier")
     p.add_argument("--real", type=Path, default=None, help="annotated real photos: mix crops of their tune half")
-    p.add_argument("--kind", choices=sorted(KINDS), default="index", help="index corners or whole faces")
+    p.add_argument("--kind", choices=sorted(KINDS), default="index",
+                   help="index corners, whole faces, or whole faces at the court reader's size")
+    p.add_argument("--courts", action="store_true", help="train on every court crop and as many others")
     p.add_argument("--skew", type=float, default=0.0, help="warp half of each batch as an outline this many "
                    "degrees off would (0: none)")
     a = p.parse_args()
-    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real, kind=a.kind, skew=a.skew)
+    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real, kind=a.kind, skew=a.skew, courts=a.courts)
 
 
 if __name__ == "__main__":

@@ -9,11 +9,12 @@ Only the `tune` half of the photos is used, so the `held-out` half stays an hone
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from vision.cards.geometry import face_crop, index_crop, rotate_corners
+from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop, index_crop, rotate_corners
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 from vision.real_photos import RANK_NAMES, labelled_photos
 
@@ -25,12 +26,14 @@ def rank_mask(rank: str) -> np.ndarray:
     return np.array([c[:-1] == rank for c in CROP_CLASSES], bool)
 
 
-CUTS = {"index": index_crop, "face": face_crop}  # what is cut of each outline, at both printed corners
+CUTS = {"index": index_crop, "face": face_crop,  # what is cut of each outline, at both printed corners
+        "court": partial(face_crop, size=(COURT_FACE_W, COURT_FACE_H))}
 
 
 def collect(folder: Path, split: str = "tune", jitters: int = 3, corner_jitter: float = 0.02,
             seed: int = 6, kind: str = "index") -> tuple[np.ndarray, np.ndarray]:
-    """(crops uint8 (N, H, W, 3), allowed-class masks (N, classes)); `kind` "face" cuts whole faces."""
+    """(crops uint8 (N, H, W, 3), allowed-class masks (N, classes)); `kind` "face" cuts whole faces,
+    "court" them at the court reader's size."""
     cut = CUTS[kind]
     from vision.evaluate import outlined
 
