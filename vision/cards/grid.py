@@ -64,6 +64,13 @@ class Grid:
         held = self.cells[self.members]
         return [c for c in cells if (np.abs(held - c).max(axis=1) <= 1).any()]
 
+    def flat(self, corners: np.ndarray) -> Grid:
+        """The same cells mapped by an affine fit to their cards' centres (`corners`, the cards the grid was fitted
+        to): a homography fitted to a few rows of cards tilts the rows it extrapolates, a flat map does not."""
+        centres = np.asarray(corners, np.float32).reshape(-1, 4, 2).mean(axis=1)[self.members]
+        h = _fit((self.cells[self.members] * PITCH_MM + CARD_MM[2] / 2).astype(np.float32), centres, affine=True)
+        return self if h is None else Grid(h, self.cells, self.members)
+
     def holds(self, points: np.ndarray) -> np.ndarray:
         """(M,) bool: whether each point of the image is the centre of one of the map's own cards: within IN_CELL
         of a cell's centre, and joined to the grid's cards through cards at most JOIN_CELLS cells apart (as the
@@ -140,10 +147,10 @@ def _turn_deg(corners: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.minimum(d, 180.0 - d)
 
 
-def _fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+def _fit(src: np.ndarray, dst: np.ndarray, affine: bool = False) -> np.ndarray | None:
     """Grid mm -> image by least squares (the cards fitted lie near their cells): an affine map from a few
-    cards (a homography from four cards, three in a row, is degenerate), a homography from more."""
-    if len(src) >= HOMOGRAPHY_CARDS:
+    cards (a homography from four cards, three in a row, is degenerate) or where `affine`, a homography from more."""
+    if len(src) >= HOMOGRAPHY_CARDS and not affine:
         h, _ = cv2.findHomography(src, dst)
     else:
         a = np.linalg.lstsq(np.hstack([src, np.ones((len(src), 1), np.float32)]), dst, rcond=None)[0]
