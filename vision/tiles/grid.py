@@ -104,10 +104,11 @@ def find_grid(image: np.ndarray) -> Grid | None:
         # grid, right where the outline fits it, or the board with a family of lines taken as parallel may
         # rectify it better; the pitch is searched again on each, and the grid the outline fits best kept
         # (parallel families mend the perspective, not the pitch: a grid they give finer than the best so far
-        # must fit the outline well; the first fit's own search may go finer, as it always could)
+        # must fit the outline well; the first fit's own search may go finer, as it always could); these searches
+        # also try the best guess's pitch on both axes (tiles are square: `_square_combs`)
         centre = outline.mean(axis=0) if len(outline) else np.zeros(2)
         for k, rect in enumerate((found[0], *rects[1:])):
-            again = _best_comb(grey, board_mask, rect, arm, outline)
+            again = _best_comb(grey, board_mask, rect, arm, outline, square=True)
             if again is None or again[2] <= found[2]:
                 continue
             if k == 0 or again[1] >= REFIT_SHARE or _cell_area(again[0], centre) > FINER * _cell_area(found[0], centre):
@@ -184,17 +185,18 @@ def _under_arm(hand: np.ndarray, to_board: np.ndarray) -> frozenset[Cell]:
 
 
 def _best_comb(grey: np.ndarray, board_mask: np.ndarray, rect: np.ndarray, arm: np.ndarray | None,
-               outline: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+               outline: np.ndarray, square: bool = False) -> tuple[np.ndarray, float, float] | None:
     """The grid (picture -> board units) the outline fits best among the pitch candidates on the board as `rect`
     rectifies it, the share of the outline that fits it, and its score (the share beyond chance, and among
-    equal fits the larger pitch: rectifications compare by it)."""
+    equal fits the larger pitch: rectifications compare by it). `square`: square combs are tried too
+    (`_square_combs`)."""
     to_canvas, canvas_size = _fit_canvas(rect, board_mask)
     canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
     fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
     ignore = None if arm is None else cv2.warpPerspective(arm.astype(np.uint8), to_canvas, canvas_size,
                                                           flags=cv2.INTER_NEAREST) > 0
     best: tuple[float, np.ndarray] | None = None
-    guesses, doubled = _pitch_candidates(canvas, fg, ignore)
+    guesses, doubled = _pitch_candidates(canvas, fg, ignore, square)
     if doubled:
         # of twice the best guess's pitch only the phase the outline fits best as it stands is refined
         guesses.append(max(doubled, key=lambda c: _fit_outline(_comb(c) @ to_canvas, outline, 0, 1500)[1]))
@@ -774,7 +776,7 @@ def _refine(peaks: np.ndarray, p: float, phase: float) -> tuple[float, float]:
 Comb = tuple[float, float, float, float]
 
 
-def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | None = None
+def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | None = None, square: bool = False
                       ) -> tuple[list[Comb], list[Comb]]:
     """(pitch x, offset x, pitch y, offset y) worth trying, from the board outline; best guess first.
 
@@ -783,7 +785,8 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | N
     are square and the rectification keeps the axes' scales within a few tens of percent, so the axes
     are paired (a 1x3 row gets its pitch from the short axis). A residual tilt smears the peaks, so
     the next-best combs are offered too; the caller keeps the one the whole outline fits best. Returns
-    those and, apart, twice the best guess's pitch at its four phases.
+    those (with `square`, the best guess's pitches made square too) and, apart, twice the best guess's
+    pitch at its four phases.
     """
     peaks_x, peaks_y = _outline_peaks(fg, 0, ignore), _outline_peaks(fg, 1, ignore)
     if len(peaks_x) < 2 or len(peaks_y) < 2:
@@ -821,11 +824,33 @@ def _pitch_candidates(canvas: np.ndarray, fg: np.ndarray, ignore: np.ndarray | N
     doubled: list[Comb] = []
     if 2 * min(rx, ry) < min(np.ptp(peaks_x[:, 0]), np.ptp(peaks_y[:, 0])):
         doubled = [(2 * rx, ox + a * rx, 2 * ry, oy + b * ry) for a in (0, 1) for b in (0, 1)]
+    if square:
+        combs += _square_combs(peaks_x, peaks_y, rx, ry)
     out: list[Comb] = []
     for rx, ox, ry, oy in combs:
         if not any(_same_comb(rx, ox, qx, qox) and _same_comb(ry, oy, qy, qoy) for qx, qox, qy, qoy in out):
             out.append((rx, ox, ry, oy))  # neighbouring combs often refine to the same grid: fit it once
     return out, doubled
+
+
+def _square_combs(peaks_x: np.ndarray, peaks_y: np.ndarray, rx: float, ry: float) -> list[Comb]:
+    """The best guess's pitch on either axis taken for both, each axis at its own best phase for it.
+
+    Tiles are square, and where the rectification kept the board's aspect the pitch one axis's outline shows
+    holds across too. Tiles laid apart or askew along the other axis smear its outline peaks, and then its
+    own best comb can be at a wrong pitch (a 72-tile board's rows read at 0.8 of their pitch, a whole board
+    lost); the outline fit judges these as it judges every guess, so a canvas whose aspect is off keeps its
+    own pair. Tried only in the searches run again when the first fit is poor (`find_grid`): where the outline
+    fits well, a square comb moved the fitted grid by a fraction of a pixel and nothing more.
+    """
+    if abs(np.log(rx / ry)) < 0.02:
+        return []  # already square
+    out: list[Comb] = []
+    for p in (rx, ry):
+        pitch = np.array([p])
+        (_, (phase_x,)), (_, (phase_y,)) = _fits(peaks_x, pitch), _fits(peaks_y, pitch)
+        out.append((*_refine(peaks_x, p, phase_x), *_refine(peaks_y, p, phase_y)))
+    return out
 
 
 def _across_pairs(share_x: np.ndarray, share_y: np.ndarray, ratio: np.ndarray) -> list[tuple[int, int]]:
