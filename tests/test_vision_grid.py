@@ -216,21 +216,6 @@ def test_only_cards_joined_to_the_first_through_the_map_count() -> None:
 
 
 
-def _evaluation_scene(seed: int, scene: int) -> tuple[np.ndarray, list]:
-    """Scene `scene` of `vision.evaluate.evaluate_synthetic`'s seed `seed`, drawn as it draws them."""
-    rng = np.random.default_rng(seed)
-    for n in range(scene + 1):
-        style = 0 if n % 4 < 2 else int(rng.integers(1, 200))
-        if n % 2 == 0:
-            placements, _ = superheld_map(rng, n=int(rng.integers(12, 49)), style=style)
-            image, truths, _ = compose(placements, rng, hands=int(rng.random() < 0.3), max_tilt=0.35,
-                                       fill=(0.8, 0.97))
-        else:
-            placements, _ = scoundrel_table(rng, style=style)
-            image, truths, _ = compose(placements, rng, hands=0, max_tilt=0.35, fill=(0.7, 0.95), max_turn=12)
-    return image, truths
-
-
 def test_a_map_under_a_hand_is_read_as_its_grid_grows_beyond_the_rows_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """Selection seed 5353, scene 2: a hand over a 46-card map leaves 11 faces read and 17 unread boxes, mostly
     spanning two cards; the homography fitted to the faces read (a band of rows) tilts the rows beyond them, so
@@ -238,9 +223,9 @@ def test_a_map_under_a_hand_is_read_as_its_grid_grows_beyond_the_rows_read(monke
     cards read so far, and of an affine fit (`Grid.flat`), seven more cards are read right (20 -> 27 of 46),
     none wrong."""
     import vision.cards as cards_module
-    from vision.evaluate import match_cards
+    from vision.evaluate import match_cards, synthetic_scenes
 
-    image, truths = _evaluation_scene(5353, 2)
+    *_, image, truths = list(synthetic_scenes(5353, 3))[2]
     figures = {}
     for rounds in (0, cards_module.GRID_ROUNDS):
         monkeypatch.setattr(cards_module, "GRID_ROUNDS", rounds)

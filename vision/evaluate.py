@@ -9,7 +9,7 @@ found but unread ("?") counts as found, never as read right.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,14 +227,10 @@ def scene_failures(scene: int, kind: str, style: int, truths: list, dets: CardDe
     return out
 
 
-def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606,
-                       failures: bool = False) -> dict[str, Any]:
-    """Held-out scenes (a seed the training set never used): maps, Scoundrel tables with fans, piles, hands.
-    `failures`: also list each card missed, read wrong or extra (`scene_failures`)."""
+def synthetic_scenes(seed: int, scenes: int) -> Iterator[tuple[str, int, dict[str, Any], np.ndarray, list]]:
+    """The held-out scenes of a seed, in turn: a Superheld map (under a hand now and then), then a Scoundrel
+    table, each (kind, deck style, layout truth, image, card truths); every fourth pair in the plain deck."""
     rng = np.random.default_rng(seed)
-    total = right = wrong = missed = extra = 0
-    layouts_right = {"superheld": [0, 0], "scoundrel": [0, 0]}
-    listed: list[dict[str, Any]] = []
     for n in range(scenes):
         kind = "superheld" if n % 2 == 0 else "scoundrel"
         style = 0 if n % 4 < 2 else int(rng.integers(1, 200))
@@ -245,6 +241,17 @@ def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606,
         else:
             placements, truth = scoundrel_table(rng, style=style)
             image, truths, _ = compose(placements, rng, hands=0, max_tilt=0.35, fill=(0.7, 0.95), max_turn=12)
+        yield kind, style, truth, image, truths
+
+
+def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606,
+                       failures: bool = False) -> dict[str, Any]:
+    """Held-out scenes (a seed the training set never used): maps, Scoundrel tables with fans, piles, hands.
+    `failures`: also list each card missed, read wrong or extra (`scene_failures`)."""
+    total = right = wrong = missed = extra = 0
+    layouts_right = {"superheld": [0, 0], "scoundrel": [0, 0]}
+    listed: list[dict[str, Any]] = []
+    for n, (kind, style, truth, image, truths) in enumerate(synthetic_scenes(seed, scenes)):
         dets = predict(image)
         r, w, e, mapping = match_cards(dets, truths)
         if failures:
