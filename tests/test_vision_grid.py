@@ -235,3 +235,24 @@ def test_a_map_under_a_hand_is_read_as_its_grid_grows_beyond_the_rows_read(monke
     assert right >= right0 + 5
     assert wrong + extra <= wrong0 + extra0
 
+
+
+def test_a_card_of_a_map_read_twice_through_overlapping_outlines_is_one_card() -> None:
+    """Selection seed 777, scene 10: a fanned card's reading (a neighbour's index read through the card beside
+    moved onto it) and a face read in its cell lay on one 9S, read 9S and 10D: the 10D was an extra card."""
+    from vision.cards import _once_each, predict
+    from vision.detections import CardDetections
+    from vision.evaluate import match_cards, synthetic_scenes
+
+    card = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float32)
+    apart = card + [64, 0]
+    cards = CardDetections(["9S", "10D", "?", "?", "back"], np.array([card, card + [8, 4], card + [2, 0], apart,
+                                                                    card + [0, 2]]),
+                           np.array([1.0, 0.86, 0.9, 0.7, 0.8], np.float32), np.full(5, -1, np.int16), np.ones(5, bool))
+    once = _once_each(cards)
+    assert sorted(once.codes) == ["9S", "?", "back"]  # the surer reading, the unread box beside, the back under
+    assert quad_iou(once.corners[once.codes.index("?")], apart) > 0.99
+
+    *_, image, truths = list(synthetic_scenes(777, 11))[10]
+    _, _, extra, _ = match_cards(predict(image), truths)
+    assert extra == 0
