@@ -155,3 +155,22 @@ def test_a_weapon_strip_foreshortened_by_the_camera_is_still_trimmed(monkeypatch
         read[aspect] = [str(c) for c in cards_module.predict(image).codes]
     assert "7D" not in read[1.55] and "7D" in read[cards_module.TRIM_ASPECT]
     assert "4S" in read[cards_module.TRIM_ASPECT]
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_cards_between_two_read_cards_of_a_stack_are_read_where_the_steps_put_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Selection seed 6464, scene 17: a 7D weapon with 9C, 10C, KC and 8C laid on it; the detector boxes the
+    indices of neither the 10C nor the KC, so without the walk between the 9C and the 8C (three steps of 22 mm)
+    both were missed."""
+    import vision.cards as cards_module
+    from vision.evaluate import synthetic_scenes
+
+    *_, image, truths = list(synthetic_scenes(6464, 18))[17]
+    stack = {"7D", "9C", "10C", "KC", "8C"}
+    assert stack <= {t.code for t in truths}
+    walked = {str(c) for c in cards_module.predict(image).codes}
+    monkeypatch.setattr(cards_module, "STACK_WALK_READ", 2.0)  # no reading is that sure: no walk
+    unwalked = {str(c) for c in cards_module.predict(image).codes}
+    assert {"10C", "KC"} <= walked - unwalked
+    assert stack <= walked and walked <= {t.code for t in truths} | {"back"}

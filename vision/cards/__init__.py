@@ -54,6 +54,10 @@ FAN_INDEX_SCORE = 0.1  # an index box next to a read card (a fan's) needs only t
 FAN_SIDEWAYS_MM = 3.0  # how far a fanned card may lie sideways of the card on it (in a map: see STACK_*)
 FAN_COLUMN_MM = 7.0  # how far sideways of a card's index column a fanned card's index may lie
 STACK_SIDEWAYS_MM = 12.0  # off a map (a weapon stack) the cards drift sideways more: a few mm per card laid
+STACK_STEP_MM = (18.0, 29.0)  # how far apart a weapon stack's cards lie along their length (a strip each)
+STACK_MOST = 6  # steps between two read cards of a stack at most
+STACK_TURN_DEG = 8.0  # how far two cards of one stack may be turned from each other
+STACK_WALK_READ = 0.9  # a card between two read cards of a stack, read where the steps put it, needs this
 STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this far each way of its index box
 STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far apart (less hides the rank letter;
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
@@ -101,6 +105,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     stacks = may_hold_stacks(in_map, faces) if stacks is None else stacks
     faces = _trimmed(image, faces, boxes.of(INDEX)) if stacks else faces
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=stacks)
+    if stacks and STACK_WALK_READ <= 1.0:
+        fanned = CardDetections.merge([fanned, _walked(image, CardDetections.merge([faces, fanned]))])
     found = _found(boxes, conf, faces)
     backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
@@ -440,6 +446,44 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
         if stack and any(_index_gap(outlines[i], outlines[j]) < STACK_APART_MM for j in picked):
             continue
         picked.append(i)
+    return _face_up(codes, outlines, sure, picked)
+
+
+def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """The cards of a weapon stack lying between two read cards of it: a stack's cards are laid one step apart
+    along their length (each shows the strip above the next), so between two cards laid in line, `n` steps
+    of STACK_STEP_MM apart, lie n - 1 cards, whose indices are read where the steps put them (`_placements`:
+    either way up, a few mm each way) when the detector boxed none of them. A reading as sure as STACK_WALK_READ
+    of a card not read yet, and not at a card's index read already, is a card. Selection sets: 96 -> 92 errors
+    (5 cards mended, 1 broken: 0.8 gave 91, 0.95 94); the real tune half alike."""
+    faces = cards[np.array([c in CARD_CODES for c in cards.codes], bool)] if len(cards) else cards
+    ways: list[np.ndarray] = []
+    for a in range(len(faces)):
+        h = card_to_image(faces.corners[a])
+        frame = to_frame(faces.corners.reshape(-1, 2), h).reshape(-1, 4, 2)  # every card's corners in a's frame (mm)
+        for b in range(len(faces)):
+            (dx, dy), side = frame[b, 0], frame[b, 1] - frame[b, 0]
+            turn = abs(np.degrees(np.arctan2(side[1], side[0])))
+            if b == a or turn > STACK_TURN_DEG or abs(dx) > STACK_SIDEWAYS_MM or dy < 2 * STACK_STEP_MM[0]:
+                continue
+            for n in range(2, STACK_MOST + 1):
+                if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]:
+                    steps = INDEX_BOX_MM.mean(axis=0) + np.outer(np.arange(1, n) / n, [dx, dy])
+                    for point in cv2.perspectiveTransform(steps[None].astype(np.float32), h)[0]:
+                        ways += _placements(faces.corners[a], point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)
+    if not ways:
+        return CardDetections()
+    outlines = _best_placed(image, ways)
+    codes, sure, _ = read_cards_first(image, outlines)
+    picked: list[int] = []
+    for i in np.argsort(-sure):
+        if sure[i] < STACK_WALK_READ:
+            break
+        if codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
+            continue
+        if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in [*cards.corners, *outlines[picked]]):
+            continue
+        picked.append(int(i))
     return _face_up(codes, outlines, sure, picked)
 
 
