@@ -1,5 +1,6 @@
 """Twentieth round (issue 7): tiles are square, so where one axis's outline is smeared by tiles laid apart or
-askew, the pitch the other axis shows is tried on both (`grid._square_combs`)."""
+askew, the pitch the other axis shows is tried on both (`grid._square_combs`); a road crossing an edge runs on
+into the tile, which a farmhouse painted by a field edge does not (`reader.ROAD_ONWARD`, `matcher._onward_logliks`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import yaml
 
 from vision.tiles.evaluate import EvalConfig, Tally, draw_scene, evaluate_scene
 from vision.tiles.grid import _fits, _square_combs
+from vision.tiles.matcher import EDGE_KINDS, _onward_logliks, match_board, truth_masks
+from vision.tiles.reader import PATCH, TileFeatures, read_tile
 
 DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 
@@ -51,3 +54,44 @@ def test_a_72_tile_board_whose_rows_smear_is_read_at_its_pitch(name: str, index:
     assert tally.tiles_missed == 0 and tally.tiles_extra == 0
     assert tally.tiles_right >= 70
     assert tally.meeples_right == tally.meeples
+
+
+def _house_by_the_south_edge(letter: str, rotation: int) -> TileFeatures:
+    """A tile's catalog geometry with a blurred farmhouse painted by its south edge: not-field 0.23 tile wide,
+    from 0.04 to 0.29 tile in (as a modern-style house, a tenth of a tile, shows on a 72-tile board)."""
+    not_field, shield = truth_masks(letter, rotation)
+    not_field = not_field.copy()
+    not_field[int(0.71 * PATCH):int(0.96 * PATCH), int(0.39 * PATCH):int(0.62 * PATCH)] = True
+    return read_tile(not_field, shield, np.ones((PATCH, PATCH), bool))
+
+
+def test_a_farmhouse_by_a_field_edge_fills_the_crossing_but_not_the_onward_band() -> None:
+    """The house fills the edge strip and the road band behind it as a road stub would, not ROAD_ONWARD; a true
+    stub (W) and a straight road run on."""
+    house = _house_by_the_south_edge("U", 90)
+    assert house.middles[2] == pytest.approx(1.0)
+    assert house.onward[2] < 0.5
+    stub = read_tile(*truth_masks("W", 0), np.ones((PATCH, PATCH), bool))
+    assert stub.onward[2] == pytest.approx(stub.middles[2]) == pytest.approx(1.0)
+    assert house.onward[1] == house.onward[3] == pytest.approx(1.0)
+
+
+def test_a_farmhouse_by_a_field_edge_makes_no_road_stub() -> None:
+    """Read alone, the straight road with the house by its south edge is U (round 19's code read W, a junction);
+    a field edge and a city edge are judged as before (no onward evidence against them)."""
+    house = _house_by_the_south_edge("U", 90)
+    reading = match_board({(0, 0): house})[(0, 0)]
+    assert (reading.letter, reading.rotation) == ("U", 90)
+    logliks = _onward_logliks([house])
+    assert logliks[0, 2, EDGE_KINDS.index("R")] < -10
+    assert (logliks[0, :, [EDGE_KINDS.index("C"), EDGE_KINDS.index("F")]] == 0).all()
+    assert (logliks[0, [0, 1, 3]] == 0).all()
+
+
+def test_a_modern_straight_road_by_a_farmhouse_is_read_on_its_board() -> None:
+    """Tuning board tune-modern 223: a U whose south field edge holds a farmhouse was read as W."""
+    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / "tune-modern.yaml").read_text()))
+    scene, calibration, style = draw_scene(config, 223)
+    tally = Tally()
+    evaluate_scene(scene, calibration, tally, style)
+    assert not any(truth[0] == "U" for truth, _ in tally.confusions)

@@ -26,6 +26,8 @@ ROAD_WINDOW = 0.12  # width of the window slid along MIDDLE
 ALONG = (0.14, 0.86)  # where a field beside a road, or along a field edge, is looked for
 ROAD_DEPTH = (0.16, 0.26)  # the band deeper in where a road crossing the edge must go on
 ROAD_BEND = 0.08  # how far a curved road may have moved along the edge there
+ROAD_ONWARD = (0.26, 0.36)  # further in, where a road stub still runs (every road reaches 0.3 tile in or more)
+ONWARD_BEND = 0.16  # how far a curved road may have moved along the edge there
 HIDDEN_BOUND = 0.5  # a window share past which a partly hidden edge's best (least) still counts as seen
 CENTRE_BOX = (0.38, 0.38, 0.62, 0.62)
 DIAGONAL = (0.31, 0.43)  # box on the diagonal near each corner (clear of one-edge city caps)
@@ -49,6 +51,7 @@ class TileFeatures:
     valid: float  # share of the tile not hidden by meeples or hands
     clearest: np.ndarray  # (4,)
     between: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) NE SE SW NW, BETWEEN boxes
+    onward: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) the road crossing, run on further
 
 
 def green_lead(bgr: np.ndarray) -> np.ndarray:
@@ -144,14 +147,15 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # both boxes hidden: NaN, no evidence
         side_means = np.nanmean(sides, axis=1)  # (4, T)
-    middles, clearest = (np.stack(v) for v in zip(*(_windows(hits, seen, ox, oy, e) for e in range(4)), strict=True))
+    middles, clearest, onward = (np.stack(v) for v in zip(*(_windows(hits, seen, ox, oy, e) for e in range(4)),
+                                                           strict=True))
     centre = share(hits, CENTRE_BOX)
     corners = np.stack([share(hits, box) for box in CORNER_BOXES])  # (4, T)
     between = np.stack([share(hits, box) for box in BETWEEN_BOXES])  # (4, T)
     blues = share(shields, (0.1, 0.1, 0.9, 0.9))
     whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
-                         float(whole[t]), clearest[:, t], between[:, t]) for t in range(len(origins))]
+                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t]) for t in range(len(origins))]
 
 
 def integral(mask: np.ndarray) -> np.ndarray:
@@ -166,35 +170,52 @@ def box_sum(table: np.ndarray, ox: np.ndarray, oy: np.ndarray, x0: Any, y0: Any,
 
 
 def _windows(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """Per tile, over road-wide windows slid along an edge: the best road crossing within MIDDLE and the least
-    not-field share within ALONG (some field by the edge).
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per tile, over road-wide windows slid along an edge: the best road crossing within MIDDLE, the least
+    not-field share within ALONG (some field by the edge), and the best crossing that also runs on through
+    ROAD_ONWARD.
 
     A road crossing is not-field in the edge strip and again deeper in (ROAD_DEPTH, where the road may have
     bent by up to ROAD_BEND towards a corner): a road runs on into the tile, while a house or flower painted
-    in a field near the edge is a dot. The windows' set is symmetric about the edge's middle, so sliding in
-    either direction gives the same figures.
+    in a field near the edge is a dot. A farmhouse painted a little further in, blurred to a fifth of a tile,
+    fills both bands; every road still runs on to 0.3 tile in or more (to a junction, a city, a monastery, or
+    across), which the onward share measures for the matcher to tell a road edge from a field edge by (a city
+    edge's cap may end before it, so it judges roads against fields only). The windows' set is symmetric about
+    the edge's middle, so sliding in either direction gives the same figures.
     """
     w = max(2, int(round(ROAD_WINDOW * PATCH)))
     l0, l1 = (int(round(v * PATCH)) for v in ALONG)
     m0, m1 = (int(round(v * PATCH)) - l0 for v in MIDDLE)
     bend = int(round(ROAD_BEND * PATCH))
     c = np.arange(l0, l1 - w + 1)[:, None]  # window starts along the edge, against tiles
-    strip, deep = (_band(hits, seen, ox, oy, edge, c, w, band) for band in (STRIP, ROAD_DEPTH))
+    strip, deep, far = (_band(hits, seen, ox, oy, edge, c, w, band) for band in (STRIP, ROAD_DEPTH, ROAD_ONWARD))
     share, enough = strip
     least = np.where(enough, share, np.inf).min(axis=0)
-    deep_share = np.where(deep[1], deep[0], -np.inf)
-    deeper = np.stack([deep_share[max(0, k - bend):k + bend + 1].max(axis=0) for k in range(m0, m1 - w + 1)])
+    deeper = _bent(deep, m0, m1 - w + 1, bend)
+    onward_share = _bent(far, m0, m1 - w + 1, int(round(ONWARD_BEND * PATCH)))
     inner = slice(m0, m1 - w + 1)
     road = np.where(np.isfinite(deeper), np.minimum(share[inner], deeper), share[inner])  # deeper hidden: the strip
     best = np.where(enough[inner], road, -np.inf).max(axis=0)
+    onward = np.where(enough[inner] & np.isfinite(onward_share), np.minimum(road, onward_share), -np.inf).max(axis=0)
     # a best or least taken over the seen windows only bounds the truth: a road (a field) may lie where it is
     # hidden, so a low best (a high least) with a window hidden is no evidence
     best_gap = ~enough[inner].all(axis=0)
     least_gap = ~enough.all(axis=0)
+    # a meeple on a road hides its onward part, and windows bent to either side of it show field: any hidden
+    # onward window makes a low onward share no evidence
+    reach = int(round(ONWARD_BEND * PATCH))
+    onward_gap = best_gap | ~far[1][max(0, m0 - reach):m1 - w + 1 + reach].all(axis=0)
     best = np.where(np.isfinite(best) & ~(best_gap & (best < HIDDEN_BOUND)), best, np.nan)
     least = np.where(np.isfinite(least) & ~(least_gap & (least > HIDDEN_BOUND)), least, np.nan)
-    return best, least
+    onward = np.where(np.isfinite(onward) & ~(onward_gap & (onward < HIDDEN_BOUND)), onward, np.nan)
+    return best, least, onward
+
+
+def _bent(band: tuple[np.ndarray, np.ndarray], start: int, stop: int, reach: int) -> np.ndarray:
+    """(windows start..stop, tiles): a band's best seen share within `reach` px along the edge of each window
+    (where a curved road may have moved to); -inf where none of them is seen."""
+    share = np.where(band[1], band[0], -np.inf)
+    return np.stack([share[max(0, k - reach):k + reach + 1].max(axis=0) for k in range(start, stop)])
 
 
 def _band(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int, starts: np.ndarray,
