@@ -174,3 +174,32 @@ def test_cards_between_two_read_cards_of_a_stack_are_read_where_the_steps_put_th
     unwalked = {str(c) for c in cards_module.predict(image).codes}
     assert {"10C", "KC"} <= walked - unwalked
     assert stack <= walked and walked <= {t.code for t in truths} | {"back"}
+
+
+def test_paper_above_a_card_is_the_strip_of_a_card_under_it() -> None:
+    from vision.cards import _paper_above
+    from vision.synth.cards import render_face
+    from vision.synth.scene import paste_card
+
+    scene = np.full((540, 960, 3), (60, 90, 40), np.uint8)  # green cloth
+    top = np.array([[400, 200], [526, 200], [526, 376], [400, 376]], np.float32)  # 2 px per mm
+    paste_card(scene, render_face("9C", 0, 252), top)
+    assert not _paper_above(scene, top)
+    under = scene.copy()
+    paste_card(under, render_face("4D", 0, 252), top - [0, 44])  # laid 22 mm higher, then the 9C on it
+    paste_card(under, render_face("9C", 0, 252), top)
+    assert _paper_above(under, top)
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_a_weapon_whose_strip_shows_above_its_one_monster_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Selection seed 4343, scene 9: a QS on a 7D, outlined with part of the 7D's strip and no index box on the
+    strip; the walk from the QS's printed top, over paper, reads the 7D."""
+    import vision.cards as cards_module
+    from vision.evaluate import synthetic_scenes
+
+    *_, image, truths = list(synthetic_scenes(4343, 10))[9]
+    assert {"7D", "QS"} <= {t.code for t in truths}
+    walked = {str(c) for c in cards_module.predict(image).codes}
+    monkeypatch.setattr(cards_module, "STACK_WALK_READ", 2.0)
+    assert {"7D", "QS"} <= walked and "7D" not in {str(c) for c in cards_module.predict(image).codes}
