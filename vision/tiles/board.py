@@ -77,8 +77,13 @@ def random_board(n_tiles: int, rng: np.random.Generator, start: tuple[str, int] 
 
 
 def add_meeples(board: Board, colours: tuple[str, ...], count: int, rng: np.random.Generator,
-                field_rate: float = 0.05) -> None:
-    """At most one meeple per tile, on a random feature's usual spot (a field now and then)."""
+                field_rate: float = 0.05, field_clearance: float = 0.0) -> None:
+    """At most one meeple per tile, on a random feature's usual spot (a field now and then).
+
+    `field_clearance` (tiles): a field meeple's foot stays at least that far from every city, road and
+    monastery of the label map and from the tile's sides (see `_field_point`); 0 draws it on any field pixel
+    of the tile's middle, as every set before round 21 was (a foot 1/64 tile from a city wall, the figure
+    straddling it)."""
     cells = list(board.tiles)
     order = rng.permutation(len(cells))[:count]
     for i in order:
@@ -87,7 +92,7 @@ def add_meeples(board: Board, colours: tuple[str, ...], count: int, rng: np.rand
         spots = meeple_spots(letter)
         colour = colours[int(rng.integers(len(colours)))]
         if not spots or rng.random() < field_rate:
-            point = _field_point(letter, rotation, rng)
+            point = _field_point(letter, rotation, rng, field_clearance)
             if point is None:
                 continue
             board.meeples.append(Meeple(colour, cell, "field", point))
@@ -98,11 +103,38 @@ def add_meeples(board: Board, colours: tuple[str, ...], count: int, rng: np.rand
         board.meeples.append(Meeple(colour, cell, feature, (float(point[0]), float(point[1]))))
 
 
-def _field_point(letter: str, rotation: int, rng: np.random.Generator) -> tuple[float, float] | None:
+def _field_point(letter: str, rotation: int, rng: np.random.Generator,
+                 clearance: float = 0.0) -> tuple[float, float] | None:
+    """A field pixel's centre on the tile (unit coordinates), drawn at random.
+
+    `clearance` 0: any field pixel of the tile's middle (0.22-0.78), as the sets before round 21 were drawn.
+    `clearance` > 0 (tiles): pixels whose centre lies that far from the tile's sides and from every city,
+    road and monastery pixel's square of the 32 px label map: a player puts a farmer on the field with its
+    whole base, on the tile just laid, not straddling a city wall or a road. Where no field pixel is that
+    clear (the thin field of a three-sided city, of O and P), the clearest ones are drawn from: the farmer
+    stands as far from the features and the tile's sides as that field allows.
+    """
     labels = rotated_feature_map(letter, rotation, 32)
-    inner = labels[7:25, 7:25]
-    free = np.argwhere(inner == FIELD_LABEL) + 7
+    if clearance <= 0:
+        free = np.argwhere(labels[7:25, 7:25] == FIELD_LABEL) + 7
+    else:
+        free = np.argwhere(labels == FIELD_LABEL)
     if len(free) == 0:
         return None
+    if clearance > 0:
+        sides = np.minimum(free + 0.5, 31.5 - free).min(axis=1)
+        gaps = np.minimum(feature_gaps(labels, free), sides)
+        clear = gaps >= clearance * 32
+        free = free[clear] if clear.any() else free[gaps >= gaps.max() - 1e-9]
     y, x = free[rng.integers(len(free))]
     return ((x + 0.5) / 32, (y + 0.5) / 32)
+
+
+def feature_gaps(labels: np.ndarray, pixels: np.ndarray) -> np.ndarray:
+    """For each (row, col) pixel, the distance (label-map px) from its centre to the nearest square of a
+    pixel that is not field; infinite on a tile that is all field."""
+    features = np.argwhere(labels != FIELD_LABEL)
+    if len(features) == 0:
+        return np.full(len(pixels), np.inf)
+    offsets = np.maximum(np.abs(pixels[:, None, :] - features[None, :, :]).astype(np.float64) - 0.5, 0.0)
+    return np.sqrt((offsets ** 2).sum(axis=2)).min(axis=1)

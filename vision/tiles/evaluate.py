@@ -33,6 +33,7 @@ class EvalConfig:
     meeples: int = 8  # per board (fewer on small boards)
     colours: tuple[str, ...] = ("red", "blue", "yellow", "black")
     calibrate: bool = True
+    field_clearance: float = 0.0  # tiles a field meeple's foot keeps from features and sides (board._field_point)
     scene: SceneSpec = field(default_factory=SceneSpec)
 
     @classmethod
@@ -181,7 +182,8 @@ def _score_meeples(scene: Scene, out: dict[str, Any], cell_map: dict[tuple[int, 
 def make_board(config: EvalConfig, index: int, rng: np.random.Generator) -> Board:
     n = config.tiles[index % len(config.tiles)]
     board = random_board(n, rng)
-    add_meeples(board, config.colours, min(config.meeples, max(1, n // 3)), rng)
+    add_meeples(board, config.colours, min(config.meeples, max(1, n // 3)), rng,
+                field_clearance=config.field_clearance)
     return board
 
 
