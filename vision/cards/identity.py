@@ -145,7 +145,7 @@ def read_faces(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """Class probabilities (N, classes) of each outline's whole face, read either way up. A face read as a court
     card is read again through a larger crop by the court reader, and the two readings' geometric mean counts: in
     a map a court's letter and suit are a few pixels tall, and the small crop keeps two thirds of the card's own
-    pixels (session 12: selection sets 144 -> 116 errors; session 13, tuned on more courts: 90 -> 81;
+    pixels (session 12: selection sets 144 -> 116 errors; session 13, tuned on more courts: 90 -> 76;
     `models/cards.md`)."""
     faces = classify(np.stack([face_crop(image, o) for o in outlines]), FACE_READER)
     court = COURTS[faces.argmax(axis=1)]
