@@ -108,7 +108,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     stacks = may_hold_stacks(in_map, faces) if stacks is None else stacks
     faces = _trimmed(image, faces, boxes.of(INDEX)) if stacks else faces
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=stacks)
-    if stacks and STACK_WALK_READ <= 1.0:
+    if stacks:
         fanned = CardDetections.merge([fanned, _walked(image, CardDetections.merge([faces, fanned]))])
     found = _found(boxes, conf, faces)
     backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), found)
@@ -463,24 +463,23 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     weapon under a lone monster whose outline took in part of the strip) is walked from too, STACK_BEFORE_MM
     above its index: 92 -> 90 (without the paper test 99, extra cards; also beyond the printed bottom 92)."""
     faces = cards[np.array([c in CARD_CODES for c in cards.codes], bool)] if len(cards) else cards
+    index = INDEX_BOX_MM.mean(axis=0)
     ways: list[np.ndarray] = []
     for a in range(len(faces)):
         h = card_to_image(faces.corners[a])
         frame = to_frame(faces.corners.reshape(-1, 2), h).reshape(-1, 4, 2)  # every card's corners in a's frame (mm)
-        if _paper_above(image, faces.corners[a]):
-            before = INDEX_BOX_MM.mean(axis=0) - np.outer(STACK_BEFORE_MM, [0.0, 1.0])
-            for point in cv2.perspectiveTransform(before[None].astype(np.float32), h)[0]:
-                ways += _placements(faces.corners[a], point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)
+        shifts = [-np.outer(STACK_BEFORE_MM, [0.0, 1.0])] if _paper_above(image, faces.corners[a]) else []
         for b in range(len(faces)):
             (dx, dy), side = frame[b, 0], frame[b, 1] - frame[b, 0]
             turn = abs(np.degrees(np.arctan2(side[1], side[0])))
             if b == a or turn > STACK_TURN_DEG or abs(dx) > STACK_SIDEWAYS_MM or dy < 2 * STACK_STEP_MM[0]:
                 continue
-            for n in range(2, STACK_MOST + 1):
-                if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]:
-                    steps = INDEX_BOX_MM.mean(axis=0) + np.outer(np.arange(1, n) / n, [dx, dy])
-                    for point in cv2.perspectiveTransform(steps[None].astype(np.float32), h)[0]:
-                        ways += _placements(faces.corners[a], point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)
+            shifts += [np.outer(np.arange(1, n) / n, [dx, dy]) for n in range(2, STACK_MOST + 1)
+                       if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]]
+        if shifts:  # where a's frame puts the index of each card looked for
+            points = cv2.perspectiveTransform((index + np.concatenate(shifts))[None].astype(np.float32), h)[0]
+            ways += [w for point in points for w in _placements(faces.corners[a], point, STACK_SIDEWAYS_MM,
+                                                                 STACK_JITTER_MM)]
     if not ways:
         return CardDetections()
     outlines = _best_placed(image, ways)

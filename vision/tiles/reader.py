@@ -191,8 +191,9 @@ def _windows(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray,
     strip, deep, far = (_band(hits, seen, ox, oy, edge, c, w, band) for band in (STRIP, ROAD_DEPTH, ROAD_ONWARD))
     share, enough = strip
     least = np.where(enough, share, np.inf).min(axis=0)
+    reach = int(round(ONWARD_BEND * PATCH))
     deeper = _bent(deep, m0, m1 - w + 1, bend)
-    onward_share = _bent(far, m0, m1 - w + 1, int(round(ONWARD_BEND * PATCH)))
+    onward_share = _bent(far, m0, m1 - w + 1, reach)
     inner = slice(m0, m1 - w + 1)
     road = np.where(np.isfinite(deeper), np.minimum(share[inner], deeper), share[inner])  # deeper hidden: the strip
     best = np.where(enough[inner], road, -np.inf).max(axis=0)
@@ -203,7 +204,6 @@ def _windows(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray,
     least_gap = ~enough.all(axis=0)
     # a meeple on a road hides its onward part, and windows bent to either side of it show field: any hidden
     # onward window makes a low onward share no evidence
-    reach = int(round(ONWARD_BEND * PATCH))
     onward_gap = best_gap | ~far[1][max(0, m0 - reach):m1 - w + 1 + reach].all(axis=0)
     best = np.where(np.isfinite(best) & ~(best_gap & (best < HIDDEN_BOUND)), best, np.nan)
     least = np.where(np.isfinite(least) & ~(least_gap & (least > HIDDEN_BOUND)), least, np.nan)
