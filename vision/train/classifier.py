@@ -20,11 +20,12 @@ The court reader (`models/cards-face-court.onnx`) is the face reader at a larger
     nice -n 10 python -m vision.train.classifier /tmp/cards-court models/cards-face-court.onnx --kind court \
         --courts --epochs 4 --init /tmp/court8.onnx --real ../shared/data/real-cards-dev --skew 6
 
-Session 13 tuned it twice more on courts, from session 12's reader, first with the faces of seeds 6, 7 and 8 (a
-folder of links to the three sets' faces_*.npz), then of seeds 6 to 10:
+Session 13 tuned it twice more on courts, from session 12's reader (`git show 2ab3d51:models/cards-face-court.onnx
+> /tmp/court/court12.onnx`), first with the faces of seeds 6, 7 and 8 (a folder of links to the three sets'
+faces_*.npz), then of seeds 6 to 10:
 
     nice -n 10 python -m vision.train.classifier /tmp/court/all /tmp/court/court13.onnx --kind court \
-        --courts --epochs 4 --init models/cards-face-court.onnx --real ../shared/data/real-cards-dev --skew 6
+        --courts --epochs 4 --init /tmp/court/court12.onnx --real ../shared/data/real-cards-dev --skew 6
     nice -n 10 python -m vision.train.classifier /tmp/court/all5 models/cards-face-court.onnx --kind court \
         --courts --epochs 3 --init /tmp/court/court13.onnx --real ../shared/data/real-cards-dev --skew 6
 
