@@ -84,3 +84,20 @@ def test_an_unread_card_of_the_tables_colour_is_the_table(kind: str) -> None:
     backs, left = _backs_unread(image, CardDetections(), unread, quads[:2])
     assert backs.codes == ["back"] and np.allclose(backs.corners[0], back)
     assert left.codes == [UNREAD] and np.allclose(left.corners[0], face)
+
+
+@pytest.mark.parametrize("kind", ["felt", "marble", "plain"])
+def test_an_unsure_back_box_counts_where_a_blob_of_a_back_outlines_it(kind: str) -> None:
+    """A face-down box under BACK_SCORE (a pile the detector is unsure of) counts where a classical blob outlines it
+    and the blob's middle is a back's; a box over a face or over bare table, or with no blob, does not."""
+    from vision.cards import _outlined
+    from vision.cards.detect import BACK, Boxes
+    from vision.synth.cards import render_face
+
+    image = table(np.random.default_rng(6), 640, 400, kind)
+    back, face, bare = _quad(60, 100), _quad(250, 100), _quad(440, 100)
+    paste_card(image, render_back(1, 180), back)
+    paste_card(image, render_face("7C", 0, 180), face)
+    boxes = Boxes(np.stack([back + 3, face + 3, bare + 3]), np.full(3, BACK), np.full(3, 0.45, np.float32))
+    assert _outlined(image, boxes, np.stack([back, face, bare])).tolist() == [True, False, False]
+    assert _outlined(image, boxes, np.stack([face])).tolist() == [False, False, False]

@@ -65,6 +65,7 @@ STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this fa
 STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far apart (less hides the rank letter;
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
+OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 TURNS = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # degrees an unread card's outline is turned by to read it
 TURNED_READ = 0.9  # a card read through a turned outline needs this confidence
@@ -111,7 +112,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     if stacks:
         fanned = CardDetections.merge([fanned, _walked(image, CardDetections.merge([faces, fanned]))])
     found = _found(boxes, conf, faces)
-    backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces), found)
+    backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces, _outlined(image, boxes.of(BACK, conf), proposals)),
+                   found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
@@ -284,15 +286,26 @@ def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
     return outlines, scores, np.concatenate([first.scores, np.zeros(int(tightened_none.sum()))]).astype(np.float32)
 
 
-def _not_faces(backs: Boxes, faces: CardDetections) -> Boxes:
+def _outlined(image: np.ndarray, backs: Boxes, proposals: np.ndarray) -> np.ndarray:
+    """(N,): which face-down boxes a classical blob outlines (IoU OUTLINED_BACK) whose middle shows a back's
+    (`look_like_backs`): a card-shaped blob of a back's colour is no pattern in the table."""
+    if not len(backs.scores) or not len(proposals):
+        return np.zeros(len(backs.scores), bool)
+    iou = pairwise_iou(backs.quads, proposals)
+    best = iou.argmax(axis=1)
+    blobs = np.asarray(proposals, np.float32)[best].reshape(-1, 4, 2)
+    return (iou.max(axis=1) >= OUTLINED_BACK) & look_like_backs(image, blobs, centre_colours(image, blobs))
+
+
+def _not_faces(backs: Boxes, faces: CardDetections, outlined: np.ndarray) -> Boxes:
     """Face-down boxes where no face was read: a face read over one, or around its centre, proves the detector
     wrong (a court card's red picture looks like a back to it); so does a back far smaller than the faces, and a
-    box scoring under BACK_SCORE (40 synthetic scenes, seed 777: 6 of 13 false backs, none of 146 true ones).
-    A back seen twice (two overlapping boxes) is one."""
+    box scoring under BACK_SCORE (40 synthetic scenes, seed 777: 6 of 13 false backs, none of 146 true ones) unless
+    a classical blob of a back outlines it (`outlined`). A back seen twice (two overlapping boxes) is one."""
     areas = [cv2.contourArea(f) for f in faces.corners]
     least = 0.4 * float(np.median(areas)) if areas else 0.0
     keep = (~_lies_on(backs.quads, faces.corners) & np.array([cv2.contourArea(q) >= least for q in backs.quads], bool)
-            & (backs.scores >= BACK_SCORE))
+            & ((backs.scores >= BACK_SCORE) | outlined))
     twins = _lying_on(backs.quads, backs.quads)
     chosen: list[int] = []  # one box per back: of two overlapping boxes the more confident
     for i in np.argsort(-backs.scores):
