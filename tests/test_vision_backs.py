@@ -101,3 +101,24 @@ def test_an_unsure_back_box_counts_where_a_blob_of_a_back_outlines_it(kind: str)
     boxes = Boxes(np.stack([back + 3, face + 3, bare + 3]), np.full(3, BACK), np.full(3, 0.45, np.float32))
     assert _outlined(image, boxes, np.stack([back, face, bare])).tolist() == [True, False, False]
     assert _outlined(image, boxes, np.stack([face])).tolist() == [False, False, False]
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 6])
+def test_a_hole_in_a_checked_cloth_is_the_table_and_a_back_on_it_is_not(seed: int) -> None:
+    """A checked cloth's mean is none of its colours, so a box over a hole showing a check or two is judged by
+    its pixels: each has a colour the table shows (`of_table`); a back's do not."""
+    from vision.cards.backs import of_table
+
+    for design in (0, 1):
+        image, quads = _back_and_bare("checks", design, seed)
+        assert of_table(image, quads, quads[:1]).tolist() == [False, True]
+
+
+@pytest.mark.parametrize("kind", sorted(TEXTURES))
+def test_no_back_is_made_of_the_tables_colours(kind: str) -> None:
+    from vision.cards.backs import of_table
+
+    for seed in (3, 4, 5):
+        for design in (0, 1):
+            image, quads = _back_and_bare(kind, design, seed)
+            assert not of_table(image, quads[:1], quads)[0]

@@ -54,13 +54,12 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
         BOX_SCORE,
         FAN_INDEX_SCORE,
         _apart,
-        _backs,
         _card_outlines,
         _found,
-        _not_faces,
         _read_faces,
         _read_loose_indices,
         _unique,
+        face_down,
         is_map,
         predict,
         read_in_grid_or_turned,
@@ -87,8 +86,8 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
                                                        runs)
     faces = _unique(read)
     ms["fanned_indices"], fanned = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces, BOX_SCORE), runs)
-    ms["backs"], backs = _time(lambda: _backs(image, _not_faces(boxes.of(BACK, BOX_SCORE), faces),
-                                              _found(boxes, BOX_SCORE, faces)), runs)
+    ms["backs"], backs = _time(lambda: face_down(image, boxes.of(BACK, BOX_SCORE), faces, blobs,
+                                                 _found(boxes, BOX_SCORE, faces)), runs)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     ms["grid_or_turned"], _ = _time(lambda: read_in_grid_or_turned(image, faces, fanned, backs, unread,
                                                                     boxes.of(CARD, FAN_INDEX_SCORE)), runs)

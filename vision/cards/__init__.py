@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.assignment import min_cost_assignment
-from vision.cards.backs import back_designs, centre_colours, like_table, look_like_backs
+from vision.cards.backs import back_designs, centre_colours, like_table, look_like_backs, of_table
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect
 from vision.cards.geometry import (
@@ -112,8 +112,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     if stacks:
         fanned = CardDetections.merge([fanned, _walked(image, CardDetections.merge([faces, fanned]))])
     found = _found(boxes, conf, faces)
-    backs = _backs(image, _not_faces(boxes.of(BACK, conf), faces, _outlined(image, boxes.of(BACK, conf), proposals)),
-                   found)
+    backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
@@ -841,11 +840,18 @@ def _found(boxes: Boxes, conf: float, faces: CardDetections) -> np.ndarray:
     return np.concatenate([boxes.quads[sure].reshape(-1, 4, 2), faces.corners.reshape(-1, 4, 2)]).astype(np.float32)
 
 
+def face_down(image: np.ndarray, backs: Boxes, faces: CardDetections, proposals: np.ndarray,
+              found: np.ndarray) -> CardDetections:
+    """The face-down cards of the detector's back boxes (`_not_faces`, `_backs`), the classical blobs vouching for
+    unsure ones (`_outlined`)."""
+    return _backs(image, _not_faces(backs, faces, _outlined(image, backs, proposals)), found)
+
+
 def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray) -> CardDetections:
     """Face-down cards, but none of the table's own colour (see `backs.like_table`)."""
     outlines = _outlines(image, backs)
     colours = centre_colours(image, outlines)
-    keep = ~like_table(image, colours, found)
+    keep = ~like_table(image, colours, found) & ~of_table(image, outlines, found)
     return _face_down(outlines[keep], backs.scores[keep], colours[keep])
 
 

@@ -19,6 +19,8 @@ TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the tabl
 PAPER_SHARE = 0.1  # a card whose middle shows less paper than this may be a back (faces: 0.32 and more on the
 # real tune half's unread cards, but for two dark photos at 0.01-0.02; the backs read as unread faces: 0)
 DESIGN_NEAR = 30.0  # ... when its middle is this near a back design's colour (backs 4-24; faces 39 and more)
+TABLE_BIN, TABLE_SHARE = 4, 0.9  # a middle whose pixels lie in (or beside) Lab bins of 4 the table shows, this
+# many, is the table
 TABLE_STEP = 4  # every 4th border pixel is enough for the table's colour (a 1280 x 720 frame: 18k of 72k)
 _PATCH = (16, 22)  # w, h of the sampled centre
 _CENTRE_MM = np.array([[12, 16], [CARD_W_MM - 12, 16], [CARD_W_MM - 12, CARD_H_MM - 16], [12, CARD_H_MM - 16]],
@@ -88,21 +90,50 @@ def look_like_backs(image: np.ndarray, outlines: np.ndarray, colours: np.ndarray
     return near & np.array([paper_share(image, o) < PAPER_SHARE for o in outlines], bool)
 
 
-def like_table(image: np.ndarray, colours: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """Per face-down card's `centre_colours`: its middle has the table's colour. The detector sees backs where
-    the table shows through a map's holes; a back always differs from the cloth it lies on, or no player could
-    see it either.
-    The table is what the picture's border shows off everything `found` (quads of cards and backs): a region
-    cut from a map for an update may be all cards, and then nothing is judged."""
-    if len(colours) == 0:
-        return np.zeros(0, bool)
+def table_lab(image: np.ndarray, found: np.ndarray) -> np.ndarray | None:
+    """(N, 3) Lab pixels of the table: what the picture's border shows off everything `found` (quads of cards and
+    backs); None where too little of it does (a region cut from a map for an update may be all cards)."""
     free = np.ones(image.shape[:2], np.uint8)
     cv2.fillPoly(free, [np.round(q).astype(np.int32) for q in np.asarray(found).reshape(-1, 4, 2)], 0)
     table = table_pixels(image, free, TABLE_STEP)
+    return None if table is None else cv2.cvtColor(table[:, None, :], cv2.COLOR_BGR2LAB)[:, 0].astype(np.float32)
+
+
+def like_table(image: np.ndarray, colours: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Per face-down card's `centre_colours`: its middle has the table's colour. The detector sees backs where
+    the table shows through a map's holes; a back always differs from the cloth it lies on, or no player could
+    see it either. The table is `table_lab`: where it cannot be seen, nothing is judged."""
+    table = table_lab(image, found) if len(colours) else None
     if table is None:
         return np.zeros(len(colours), bool)
-    table = cv2.cvtColor(table[:, None, :], cv2.COLOR_BGR2LAB)[:, 0].astype(np.float32)
     # a card's middle is averaged: the table's mean colour is its match on a patterned cloth, the median on a
     # plain one with a hand or a coin at the border
     near = [table_distance(colours, np.asarray(c, np.float32)) for c in (np.median(table, axis=0), table.mean(axis=0))]
     return np.minimum(*near) < TABLE_BACK
+
+
+def of_table(image: np.ndarray, outlines: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Per face-down card: nearly every pixel of its middle has a colour the table shows somewhere (a checked
+    cloth, whose mean is none of its colours, seen through a map's hole). Only for backs: a face's white paper
+    matches any table with white in it (the real photos' unread cards on tiles and papers)."""
+    table = table_lab(image, found) if len(outlines) else None
+    if table is None:
+        return np.zeros(len(outlines), bool)
+    shown = _colours_shown(table)
+    out = [shown[tuple((_centre_lab(image, o) // TABLE_BIN).astype(np.intp).T)].mean() >= TABLE_SHARE
+           for o in np.asarray(outlines, np.float32).reshape(-1, 4, 2)]
+    return np.array(out, bool)
+
+
+def _colours_shown(lab: np.ndarray) -> np.ndarray:
+    """(B, B, B) bool over Lab bins of TABLE_BIN: the bins these pixels fall in, and the bins beside them."""
+    n = 256 // TABLE_BIN
+    shown = np.zeros((n + 2, n + 2, n + 2), bool)  # a bin's margin each side, so shifting stays in bounds
+    bins = (np.asarray(lab, np.float32) // TABLE_BIN).astype(np.intp) + 1
+    shown[tuple(bins.T)] = True
+    near = np.zeros_like(shown)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for dz in (-1, 0, 1):
+                near[1:-1, 1:-1, 1:-1] |= shown[1 + dx:n + 1 + dx, 1 + dy:n + 1 + dy, 1 + dz:n + 1 + dz]
+    return near[1:-1, 1:-1, 1:-1]
