@@ -205,6 +205,17 @@ def test_cards_laid_apart_in_rows_make_no_grid_of_touching_cards() -> None:
     assert map_grid(corners, np.linspace(0.5, 1.0, len(corners))) is None
 
 
+@pytest.mark.parametrize("loose", [1.06, 1.12])
+def test_a_map_whose_outlines_are_looser_than_its_cells_still_has_a_grid(loose: float) -> None:
+    """The outlines of a map's tiny cards (35 px wide) come out a tenth wider than the cards: the cells, set by the
+    cards' centres, are the cards' size, and the grid stands (selection seed 5353: a map at 45 degrees)."""
+    _, truths = _map_scene()
+    corners = _corners(truths)
+    centres = corners.mean(axis=1, keepdims=True)
+    grid = map_grid(centres + (corners - centres) * loose, np.linspace(0.5, 1.0, len(corners)))
+    assert grid is not None and grid.members.sum() >= len(corners) - 1
+
+
 def test_only_cards_joined_to_the_first_through_the_map_count() -> None:
     from vision.cards.grid import JOIN_CELLS, _joined
 

@@ -25,7 +25,8 @@ WHOLE = 0.9  # until one holds this share of the cards
 LEANS = 0.25  # of the pitch: a point this far off its cell's centre may be a card of the next cell
 HOMOGRAPHY_CARDS = 8  # fewer cards in the grid fit an affine map
 NEIGHBOURS = 8  # the cards nearest an unread one whose frames outline its cell
-CELL_SIZE = 0.1  # how far a grid's cells may differ in size from the cards in them
+CELL_SIZE = 0.1  # how much larger a grid's cells may be than the cards in them (cards laid apart: a room)
+CELL_SMALLER = 0.15  # and how much smaller (the loose outlines of a map's tiny cards)
 ACROSS_DEG = 30.0  # a card whose long side lies this near a grid row's direction is laid across the grid
 OBLONG = 1.2  # long / short side of an outline whose long side tells how its card lies
 ON_CELL = 0.15  # of the pitch: a card this near a cell's centre lies in that cell
@@ -225,4 +226,4 @@ def _cards_fill_cells(grid: Grid, corners: np.ndarray) -> bool:
         return np.linalg.norm(q - np.roll(q, -1, axis=-2), axis=-1)
     cells = grid.outlines(grid.cells[grid.members])
     ratio = np.median(sides(cells), axis=0) / np.median(sides(corners[grid.members]), axis=0)
-    return bool((np.abs(ratio - 1.0) <= CELL_SIZE).all())
+    return bool(((ratio - 1.0 <= CELL_SIZE) & (1.0 - ratio <= CELL_SMALLER)).all())
