@@ -163,18 +163,22 @@ def rotate_points(points: np.ndarray, rotation: int) -> np.ndarray:
 
 @cache
 def feature_map(letter: str, size: int = 32) -> np.ndarray:
-    """Canonical label map (see *_LABEL); roads drawn wide so a meeple beside the road still counts."""
+    """Canonical label map (see *_LABEL); roads drawn wide so a meeple beside the road still counts.
+
+    The monastery is drawn last, as the art paints it over the end of its road (A): the wide road's end
+    would otherwise take the lower third of the monastery, where a monastery meeple's foot is read.
+    """
     labels = np.zeros((size, size), np.uint8)
     for shape in shapes(letter):
-        pts = np.round(shape.points * size - 0.5).astype(np.int32)
         if shape.kind == "city":
-            cv2.fillPoly(labels, [pts], CITY_LABEL + shape.index)
-        elif shape.kind == "monastery":
-            cv2.fillPoly(labels, [pts], MONASTERY_LABEL)
+            cv2.fillPoly(labels, [np.round(shape.points * size - 0.5).astype(np.int32)], CITY_LABEL + shape.index)
     for shape in shapes(letter):
         if shape.kind == "road":
             pts = np.round(shape.points * size - 0.5).astype(np.int32)
             cv2.polylines(labels, [pts], False, ROAD_LABEL + shape.index, max(1, round(0.2 * size)))
+    for shape in shapes(letter):
+        if shape.kind == "monastery":
+            cv2.fillPoly(labels, [np.round(shape.points * size - 0.5).astype(np.int32)], MONASTERY_LABEL)
     return labels
 
 
