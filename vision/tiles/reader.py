@@ -30,7 +30,7 @@ ROAD_ONWARD = (0.26, 0.36)  # further in, where a road stub still runs (every ro
 ONWARD_BEND = 0.16  # how far a curved road may have moved along the edge there
 HIDDEN_BOUND = 0.5  # a window share past which a partly hidden edge's best (least) still counts as seen
 # share of each crossing window (strip and deeper band together) that must show for a hidden crossing to read as
-# field (round 22, tuning sets: 0.25 mended 5 farmers' tiles, 0.15 one more, none broken)
+# field (round 22, tuning sets: 0.25 mended 4 farmers' tiles and one other, 0.15 two more farmers' tiles; none broken)
 PARTLY_SEEN = 0.15
 CENTRE_BOX = (0.38, 0.38, 0.62, 0.62)
 DIAGONAL = (0.31, 0.43)  # box on the diagonal near each corner (clear of one-edge city caps)
