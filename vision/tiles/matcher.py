@@ -13,9 +13,18 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.tiles.catalog import DIRECTIONS, OPPOSITE, STEP, TILES, hypotheses
-from vision.tiles.geometry import FIELD_LABEL, MONASTERY_HALF, ROAD_WIDTH, junction, rotated_feature_map, shapes
-from vision.tiles.reader import PATCH, TileFeatures, read_tile
+from vision.tiles.catalog import DIRECTIONS, OPPOSITE, ROTATIONS, STEP, TILES, canonical_rotation, hypotheses
+from vision.tiles.geometry import (
+    FIELD_LABEL,
+    MONASTERY_HALF,
+    ROAD_WIDTH,
+    junction,
+    rotate_points,
+    rotated_feature_map,
+    shapes,
+    shield_spot,
+)
+from vision.tiles.reader import PATCH, SEEN_GRID, TileFeatures, read_tile
 
 Cell = tuple[int, int]
 EDGE_KINDS = ("C", "R", "F")
@@ -29,6 +38,8 @@ SHAPE_SIGMA = 0.3
 # so the few shield pixels a meeple leaves seen count (round 17: the cut was 0.004)
 SHIELD_BLUE = 0.002
 SHIELD_SCALE = 0.00075  # blue share over which the evidence for a shield goes from even to about 3 to 1
+SHIELD_HALF = 0.09  # half a painted shield's width (tiles)
+SPOT_SEEN = 0.5  # seen share of a shield's spot under which its absence is no evidence against it
 PRIOR_WEIGHT = 0.3
 FIELD_MEEPLE = 0.05  # how often a meeple stands on a field, against a road, city or monastery
 FIELD_MAP = 32  # px per tile of the feature maps meeples' feet are looked up in
@@ -127,6 +138,8 @@ class _Table:
     twins: np.ndarray  # (H,) int: hypotheses with the same edges N E S W share a number
     shield: np.ndarray  # (H,) bool
     prior: np.ndarray  # (H,)
+    spots: np.ndarray  # (H, 4) int: the shield's spot (index into `spot_cells`) at each turn folding onto h, or -1
+    spot_cells: np.ndarray  # (SEEN_GRID**2, spots): each spot's share of every seen-map cell its box covers
 
 
 @cache
@@ -151,7 +164,31 @@ def _table() -> _Table:
         twins=np.unique([TILES[letter].edges(r) for letter, r in keys], axis=0, return_inverse=True)[1].ravel(),
         shield=np.array([any(p.shield for p in TILES[letter].cities) for letter, _ in keys]),
         prior=np.array([PRIOR_WEIGHT * np.log(TILES[letter].count / total) for letter, _ in keys]),
+        **_shield_spots(keys),
     )
+
+
+def _shield_spots(keys: list[tuple[str, int]]) -> dict[str, np.ndarray]:
+    """Where each hypothesis's shield is painted, as boxes over the reader's seen map (`_Table.spots`).
+
+    A letter whose turns look alike (F at 0 and 180) may have its shield at either turn's spot.
+    """
+    points: list[tuple[float, float]] = []
+    spots = np.full((len(keys), len(ROTATIONS)), -1)
+    for h, (letter, rotation) in enumerate(keys):
+        parts = [p for p in TILES[letter].cities if p.shield]
+        turns = [r for r in ROTATIONS if canonical_rotation(letter, r) == rotation]
+        for k, r in enumerate(turns if parts else []):
+            point = tuple(np.round(rotate_points(np.array([shield_spot(parts[0].edges)]), r)[0], 6))
+            if point not in points:
+                points.append(point)
+            spots[h, k] = points.index(point)
+    centres = (np.arange(SEEN_GRID) + 0.5) / SEEN_GRID
+    cells = np.zeros((SEEN_GRID, SEEN_GRID, len(points)))
+    for k, (x, y) in enumerate(points):
+        inside = (np.abs(centres - x) < SHIELD_HALF)[None, :] & (np.abs(centres - y) < SHIELD_HALF)[:, None]
+        cells[..., k] = inside / inside.sum()
+    return {"spots": spots, "spot_cells": cells.reshape(SEEN_GRID**2, -1)}
 
 
 def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[float, float]]] | None = None,
@@ -235,9 +272,23 @@ def _scores(f: TileFeatures, edge_ll: np.ndarray, feet: list[tuple[float, float]
     scores -= ((f.corners[seen] - t.corners[:, seen]) ** 2).sum(axis=1) / (2 * SHAPE_SIGMA**2)
     scores -= _between(f, t)
     if not np.isnan(f.blue):
-        p = float(np.clip(1 / (1 + np.exp(-(f.blue - SHIELD_BLUE) / SHIELD_SCALE)), 0.02, 0.98))
-        scores += np.where(t.shield, np.log(p), np.log(1 - p))
+        scores += _shield_scores(f, t)
     return scores
+
+
+def _shield_scores(f: TileFeatures, t: _Table) -> np.ndarray:
+    """(H,) what the blue share says of each hypothesis's shield.
+
+    A shield is painted at one spot; where a meeple hides that spot, no blue there is no evidence against
+    the shield (the catalog's counts then choose between a shield letter and its plain twin), while blue
+    seen beside the figure still counts for it.
+    """
+    p = float(np.clip(1 / (1 + np.exp(-(f.blue - SHIELD_BLUE) / SHIELD_SCALE)), 0.02, 0.98))
+    hidden = f.seen.ravel() @ t.spot_cells < SPOT_SEEN  # (spots,)
+    per_turn = np.where(hidden[t.spots], max(p, 1 - p), p)  # (H, 4)
+    turns = t.spots >= 0
+    shielded = (per_turn * turns).sum(axis=1) / np.maximum(turns.sum(axis=1), 1)
+    return np.log(np.where(t.shield, shielded, 1 - p))
 
 
 def _between(f: TileFeatures, t: _Table) -> np.ndarray:

@@ -35,6 +35,7 @@ PARTLY_SEEN = 0.15
 CENTRE_BOX = (0.38, 0.38, 0.62, 0.62)
 DIAGONAL = (0.31, 0.43)  # box on the diagonal near each corner (clear of one-edge city caps)
 BETWEEN = (0.36, 0.44)  # deeper in on the diagonal: field there between two separate caps, city in one corner city
+SEEN_GRID = 16  # cells per tile side of the coarse map of what meeples and hands leave seen
 
 
 @dataclass
@@ -55,6 +56,8 @@ class TileFeatures:
     clearest: np.ndarray  # (4,)
     between: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) NE SE SW NW, BETWEEN boxes
     onward: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) the road crossing, run on further
+    # (SEEN_GRID, SEEN_GRID) share of each cell seen: where a meeple hides a spot the matcher expects something
+    seen: np.ndarray = field(default_factory=lambda: np.ones((SEEN_GRID, SEEN_GRID)))
 
 
 def green_lead(bgr: np.ndarray) -> np.ndarray:
@@ -157,8 +160,12 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     between = np.stack([share(hits, box) for box in BETWEEN_BOXES])  # (4, T)
     blues = share(shields, (0.1, 0.1, 0.9, 0.9))
     whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
+    step = np.linspace(0, PATCH, SEEN_GRID + 1).round().astype(int)
+    cells = box_sum(seen, ox[:, None, None], oy[:, None, None], step[None, None, :-1], step[None, :-1, None],
+                    step[None, None, 1:], step[None, 1:, None]) / (np.diff(step)[None, :, None] * np.diff(step))
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
-                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t]) for t in range(len(origins))]
+                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t], cells[t])
+            for t in range(len(origins))]
 
 
 def integral(mask: np.ndarray) -> np.ndarray:
