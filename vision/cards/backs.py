@@ -129,11 +129,12 @@ def _colours_shown(lab: np.ndarray) -> np.ndarray:
     """(B, B, B) bool over Lab bins of TABLE_BIN: the bins these pixels fall in, and the bins beside them."""
     n = 256 // TABLE_BIN
     shown = np.zeros((n + 2, n + 2, n + 2), bool)  # a bin's margin each side, so shifting stays in bounds
-    bins = (np.asarray(lab, np.float32) // TABLE_BIN).astype(np.intp) + 1
-    shown[tuple(bins.T)] = True
-    near = np.zeros_like(shown)
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            for dz in (-1, 0, 1):
-                near[1:-1, 1:-1, 1:-1] |= shown[1 + dx:n + 1 + dx, 1 + dy:n + 1 + dy, 1 + dz:n + 1 + dz]
-    return near[1:-1, 1:-1, 1:-1]
+    shown[tuple(((np.asarray(lab, np.float32) // TABLE_BIN).astype(np.intp) + 1).T)] = True
+    for axis in range(3):  # grown by one bin along each axis in turn: the 27 bins around each
+        grown = shown.copy()
+        ahead, behind = [slice(None)] * 3, [slice(None)] * 3
+        ahead[axis], behind[axis] = slice(1, None), slice(None, -1)
+        grown[tuple(ahead)] |= shown[tuple(behind)]
+        grown[tuple(behind)] |= shown[tuple(ahead)]
+        shown = grown
+    return shown[1:-1, 1:-1, 1:-1]
