@@ -203,3 +203,27 @@ def test_a_weapon_whose_strip_shows_above_its_one_monster_is_read(monkeypatch: p
     walked = {str(c) for c in cards_module.predict(image).codes}
     monkeypatch.setattr(cards_module, "STACK_WALK_READ", 2.0)
     assert {"7D", "QS"} <= walked and "7D" not in {str(c) for c in cards_module.predict(image).codes}
+
+
+def test_a_room_laid_edge_to_edge_and_a_stack_below_it_make_no_mosaic() -> None:
+    """A Scoundrel room laid nearly edge to edge is one row of a grid, and the stack's top card two cells below it
+    joins that grid across the gap; a mosaic needs two rows and two columns of two cards each, as any map has."""
+    from vision.cards import _mosaic
+
+    room_and_stack = np.array([[-3, 0], [-2, 0], [-1, 0], [0, 0], [-2, 2]])
+    assert not _mosaic(room_and_stack)
+    assert not _mosaic(np.array([[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]))  # one row
+    assert _mosaic(np.array([[0, 0], [1, 0], [0, 1], [1, 1]]))
+    assert _mosaic(np.array([[0, 0], [1, 0], [2, 0], [0, 1], [2, 1], [1, 2]]))
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_the_stack_below_a_room_laid_edge_to_edge_is_read() -> None:
+    """Selection seed 4343, scene 3: the room's four cards and the stack's top card made a grid, so the stack was
+    not looked for and its top card (7S) and its weapon (4D) were lost."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, image, truths = list(synthetic_scenes(4343, 4))[3]
+    codes = predict(image).codes
+    assert {"7S", "4D", "4S", "9D", "2C", "KS"} <= set(codes)
