@@ -227,3 +227,22 @@ def test_the_stack_below_a_room_laid_edge_to_edge_is_read() -> None:
     *_, image, truths = list(synthetic_scenes(4343, 4))[3]
     codes = predict(image).codes
     assert {"7S", "4D", "4S", "9D", "2C", "KS"} <= set(codes)
+
+
+def test_a_weapons_strip_read_crosswise_inside_the_surer_weapon_is_dropped() -> None:
+    """A weapon's strip boxed alone is as wide as a card is long, so it reads as a card turned a quarter, lying
+    inside the weapon's own outline placed from the stack; a card beside it, or lengthwise on it, stays."""
+    from vision.cards import _not_crosswise
+    from vision.detections import CardDetections
+
+    weapon = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32) * 1.5 + 100
+    strip = np.array([[0, 0], [63, 0], [63, 40], [0, 40]], np.float32) * 1.5 + 102  # crosswise: wider than tall
+    lengthwise = weapon + [0, 30]  # the next monster of the stack, laid on it
+    beside = weapon + [120, 0]
+    faces = CardDetections(["KD", "JC", "9S"], np.stack([strip, lengthwise, beside]),
+                           np.array([0.6, 0.7, 0.7], np.float32), np.full(3, -1, np.int16), np.ones(3, bool))
+    cards = CardDetections.merge([faces, CardDetections(["4D"], weapon[None], np.array([0.99], np.float32),
+                                                        np.full(1, -1, np.int16), np.ones(1, bool))])
+    assert _not_crosswise(faces, cards).codes == ["JC", "9S"]
+    cards.confidence[-1] = 0.5  # a less sure weapon does not outvote the strip
+    assert _not_crosswise(faces, cards).codes == ["KD", "JC", "9S"]

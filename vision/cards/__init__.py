@@ -38,7 +38,7 @@ from vision.cards.geometry import (
     side_by_side,
     to_frame,
 )
-from vision.cards.grid import Grid, cells_beside, map_grid
+from vision.cards.grid import Grid, cells_beside, map_grid, turn_deg
 from vision.cards.identity import SURE_READING, card_odds, classify, fuse, read_cards, read_faces
 from vision.cards.labels import CARD_CODES, NONE_CLASS, UNREAD
 from vision.cards.outline import paper_rect, refine
@@ -85,6 +85,7 @@ SMALL_CARDS_SIZE = 544  # are looked for again at this input size, where a fan's
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
 SPLIT_READ = 0.9  # off a map, both halves of an outline round two cards side by side must read this surely
+CROSSWISE_DEG, CROSSWISE_INSIDE = 60.0, 0.8  # a face this turned from a surer card and this much inside it is its strip
 TRIM_ASPECT = 1.45  # off a map, an outline this much longer than wide may hold a strip of the card under it (a
 # card is 1.40, with a weapon's strip 1.7 seen square on, less under a tilted camera; session 13: 1.55 -> 1.45,
 # selection sets 104 -> 100 errors, 6 cards mended and 2 broken, the same at 1.4 and 1.5; real tune half alike)
@@ -111,6 +112,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=stacks)
     if stacks:
         fanned = CardDetections.merge([fanned, _walked(image, CardDetections.merge([faces, fanned]))])
+        faces = _not_crosswise(faces, CardDetections.merge([faces, fanned]))
     found = _found(boxes, conf, faces)
     backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
@@ -516,6 +518,23 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
             continue
         picked.append(int(i))
     return _face_up(codes, outlines, sure, picked)
+
+
+def _not_crosswise(faces: CardDetections, cards: CardDetections) -> CardDetections:
+    """The faces, less each one lying crosswise (CROSSWISE_DEG or more) and nearly all (CROSSWISE_INSIDE) within a
+    surer card's outline: a stack's weapon, its strip boxed on its own, is as wide as a card is long and read as
+    a card turned a quarter (selection seed 4343: a 4D's strip read KD beside the 4D placed from the stack)."""
+    drop = [k for k in range(len(faces)) if any(
+        cards.confidence[j] > faces.confidence[k] and turn_deg(portrait_corners(faces.corners[k]),
+                                                               portrait_corners(cards.corners[j])) >= CROSSWISE_DEG
+        and _inside_share(faces.corners[k], cards.corners[j]) >= CROSSWISE_INSIDE for j in range(len(cards)))]
+    return faces[np.setdiff1d(np.arange(len(faces)), drop)] if drop else faces
+
+
+def _inside_share(quad: np.ndarray, other: np.ndarray) -> float:
+    """How much of `quad`'s area lies inside `other` (both convex)."""
+    area, _ = cv2.intersectConvexConvex(np.asarray(quad, np.float32), np.asarray(other, np.float32))
+    return float(area) / max(float(cv2.contourArea(np.asarray(quad, np.float32))), 1e-6)
 
 
 def _paper_above(image: np.ndarray, card: np.ndarray) -> bool:

@@ -139,7 +139,7 @@ def _off_cell(mm: np.ndarray) -> np.ndarray:
     return np.abs((mm - CARD_MM[2] / 2) / PITCH_MM - cells).max(axis=1)
 
 
-def _turn_deg(corners: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def turn_deg(corners: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """How far each card's long side turns from the reference card's, modulo 180 degrees."""
     def angle(q: np.ndarray) -> np.ndarray:
         v = q[..., 3, :] - q[..., 0, :]
@@ -183,7 +183,7 @@ def _grown_from(corners: np.ndarray, first: int) -> Grid | None:
     lie in it (one card's frame, stretched across a map seen in perspective, misplaces the far cells)."""
     centres = corners.mean(axis=1)
     homography = card_to_image(corners[first])
-    aligned = _turn_deg(corners, corners[first]) <= TURN_DEG
+    aligned = turn_deg(corners, corners[first]) <= TURN_DEG
     fitted = None
     for ring in RINGS:
         mm = to_frame(centres, homography)
