@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cards.backs import centre_colours, like_table
+from vision.cards.backs import centre_colours, like_table, table_lab
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM
 from vision.synth.cards import render_back
 from vision.synth.scene import paste_card
@@ -31,20 +31,20 @@ def _back_and_bare(kind: str, design: int, seed: int) -> tuple[np.ndarray, np.nd
 def test_a_back_is_never_taken_for_the_table(kind: str, design: int) -> None:
     for seed in (3, 4, 5):
         image, quads = _back_and_bare(kind, design, seed)
-        assert not like_table(image, centre_colours(image, quads), quads)[0]
+        assert not like_table(centre_colours(image, quads), table_lab(image, quads))[0]
 
 
 @pytest.mark.parametrize("kind", ["carpet", "felt", "marble", "plain"])  # checks and grain vary within a card
 def test_bare_table_taken_for_a_back_is_refused(kind: str) -> None:
     for seed in (3, 4, 5):
         image, quads = _back_and_bare(kind, 0, seed)
-        assert like_table(image, centre_colours(image, quads), quads)[1]
+        assert like_table(centre_colours(image, quads), table_lab(image, quads))[1]
 
 
 def test_nothing_is_judged_when_cards_cover_the_border() -> None:
     image = table(np.random.default_rng(4), 320, 240, sorted(TEXTURES)[0])
     everything = np.array([[[0, 0], [320, 0], [320, 240], [0, 240]]], np.float32)
-    assert like_table(image, centre_colours(image, _quad(100, 40)[None]), everything).tolist() == [False]
+    assert like_table(centre_colours(image, _quad(100, 40)[None]), table_lab(image, everything)).tolist() == [False]
 
 
 @pytest.mark.parametrize("kind", sorted(TEXTURES))
@@ -111,7 +111,7 @@ def test_a_hole_in_a_checked_cloth_is_the_table_and_a_back_on_it_is_not(seed: in
 
     for design in (0, 1):
         image, quads = _back_and_bare("checks", design, seed)
-        assert of_table(image, quads, quads[:1]).tolist() == [False, True]
+        assert of_table(image, quads, table_lab(image, quads[:1])).tolist() == [False, True]
 
 
 @pytest.mark.parametrize("kind", sorted(TEXTURES))
@@ -121,4 +121,4 @@ def test_no_back_is_made_of_the_tables_colours(kind: str) -> None:
     for seed in (3, 4, 5):
         for design in (0, 1):
             image, quads = _back_and_bare(kind, design, seed)
-            assert not of_table(image, quads[:1], quads)[0]
+            assert not of_table(image, quads[:1], table_lab(image, quads))[0]

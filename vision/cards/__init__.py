@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.assignment import min_cost_assignment
-from vision.cards.backs import back_designs, centre_colours, like_table, look_like_backs, of_table
+from vision.cards.backs import back_designs, centre_colours, like_table, look_like_backs, of_table, table_lab
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect
 from vision.cards.geometry import (
@@ -300,12 +300,14 @@ def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
 def _outlined(image: np.ndarray, backs: Boxes, proposals: np.ndarray) -> np.ndarray:
     """(N,): which face-down boxes a classical blob outlines (IoU OUTLINED_BACK) whose middle shows a back's
     (`look_like_backs`): a card-shaped blob of a back's colour is no pattern in the table."""
+    out = np.zeros(len(backs.scores), bool)
     if not len(backs.scores) or not len(proposals):
-        return np.zeros(len(backs.scores), bool)
+        return out
     iou = pairwise_iou(backs.quads, proposals)
-    best = iou.argmax(axis=1)
-    blobs = np.asarray(proposals, np.float32)[best].reshape(-1, 4, 2)
-    return (iou.max(axis=1) >= OUTLINED_BACK) & look_like_backs(image, blobs, centre_colours(image, blobs))
+    ask = np.nonzero((backs.scores < BACK_SCORE) & (iou.max(axis=1) >= OUTLINED_BACK))[0]  # the sure need no blob
+    blobs = np.asarray(proposals, np.float32)[iou[ask].argmax(axis=1)].reshape(-1, 4, 2)
+    out[ask] = look_like_backs(image, blobs, centre_colours(image, blobs))
+    return out
 
 
 def _not_faces(backs: Boxes, faces: CardDetections, outlined: np.ndarray) -> Boxes:
@@ -880,7 +882,8 @@ def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray) -> CardDetections
     """Face-down cards, but none of the table's own colour (see `backs.like_table`)."""
     outlines = _outlines(image, backs)
     colours = centre_colours(image, outlines)
-    keep = ~like_table(image, colours, found) & ~of_table(image, outlines, found)
+    table = table_lab(image, found) if len(outlines) else None
+    keep = ~like_table(colours, table) & ~of_table(image, outlines, table)
     return _face_down(outlines[keep], backs.scores[keep], colours[keep])
 
 
@@ -893,7 +896,7 @@ def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetectio
     if not len(unread):
         return backs, unread
     colours = centre_colours(image, unread.corners)
-    table = like_table(image, colours, found)
+    table = like_table(colours, table_lab(image, found))
     unread, colours = unread[~table], colours[~table]
     turned = look_like_backs(image, unread.corners, colours)
     seen = _face_down(unread.corners[turned], unread.confidence[turned], colours[turned])

@@ -99,11 +99,10 @@ def table_lab(image: np.ndarray, found: np.ndarray) -> np.ndarray | None:
     return None if table is None else cv2.cvtColor(table[:, None, :], cv2.COLOR_BGR2LAB)[:, 0].astype(np.float32)
 
 
-def like_table(image: np.ndarray, colours: np.ndarray, found: np.ndarray) -> np.ndarray:
+def like_table(colours: np.ndarray, table: np.ndarray | None) -> np.ndarray:
     """Per face-down card's `centre_colours`: its middle has the table's colour. The detector sees backs where
     the table shows through a map's holes; a back always differs from the cloth it lies on, or no player could
-    see it either. The table is `table_lab`: where it cannot be seen, nothing is judged."""
-    table = table_lab(image, found) if len(colours) else None
+    see it either. `table`: `table_lab`; where it cannot be seen (None), nothing is judged."""
     if table is None:
         return np.zeros(len(colours), bool)
     # a card's middle is averaged: the table's mean colour is its match on a patterned cloth, the median on a
@@ -112,12 +111,11 @@ def like_table(image: np.ndarray, colours: np.ndarray, found: np.ndarray) -> np.
     return np.minimum(*near) < TABLE_BACK
 
 
-def of_table(image: np.ndarray, outlines: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """Per face-down card: nearly every pixel of its middle has a colour the table shows somewhere (a checked
-    cloth, whose mean is none of its colours, seen through a map's hole). Only for backs: a face's white paper
-    matches any table with white in it (the real photos' unread cards on tiles and papers)."""
-    table = table_lab(image, found) if len(outlines) else None
-    if table is None:
+def of_table(image: np.ndarray, outlines: np.ndarray, table: np.ndarray | None) -> np.ndarray:
+    """Per face-down card: nearly every pixel of its middle has a colour the table (`table_lab`) shows somewhere (a
+    checked cloth, whose mean is none of its colours, seen through a map's hole). Only for backs: a face's white
+    paper matches any table with white in it (the real photos' unread cards on tiles and papers)."""
+    if table is None or not len(outlines):
         return np.zeros(len(outlines), bool)
     shown = _colours_shown(table)
     out = [shown[tuple((_centre_lab(image, o) // TABLE_BIN).astype(np.intp).T)].mean() >= TABLE_SHARE
