@@ -32,6 +32,7 @@ CENTRE = (0.5, 0.5)
 
 # label values in a feature map: 0 field, 1.. city parts, 10.. road parts, 20 monastery
 FIELD_LABEL, CITY_LABEL, ROAD_LABEL, MONASTERY_LABEL = 0, 1, 10, 20
+LABEL_ORDER = ("city", "road", "monastery")  # drawn in turn: roads over cities, the monastery over its road's end (A)
 
 
 @dataclass(frozen=True)
@@ -169,16 +170,14 @@ def feature_map(letter: str, size: int = 32) -> np.ndarray:
     would otherwise take the lower third of the monastery, where a monastery meeple's foot is read.
     """
     labels = np.zeros((size, size), np.uint8)
-    for shape in shapes(letter):
+    for shape in sorted(shapes(letter), key=lambda s: LABEL_ORDER.index(s.kind)):
+        pts = np.round(shape.points * size - 0.5).astype(np.int32)
         if shape.kind == "city":
-            cv2.fillPoly(labels, [np.round(shape.points * size - 0.5).astype(np.int32)], CITY_LABEL + shape.index)
-    for shape in shapes(letter):
-        if shape.kind == "road":
-            pts = np.round(shape.points * size - 0.5).astype(np.int32)
+            cv2.fillPoly(labels, [pts], CITY_LABEL + shape.index)
+        elif shape.kind == "road":
             cv2.polylines(labels, [pts], False, ROAD_LABEL + shape.index, max(1, round(0.2 * size)))
-    for shape in shapes(letter):
-        if shape.kind == "monastery":
-            cv2.fillPoly(labels, [np.round(shape.points * size - 0.5).astype(np.int32)], MONASTERY_LABEL)
+        else:
+            cv2.fillPoly(labels, [pts], MONASTERY_LABEL)
     return labels
 
 
