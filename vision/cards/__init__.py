@@ -81,6 +81,10 @@ FREE_CELL_OVERLAP = 0.1  # a free cell of a map overlapping an unread card's box
 CLASH_ROUNDS = 2  # a map's cards read twice draw in the cards read as their next likeliest, this many times over
 CLASH_CHOICES = 5  # how many of a card's likeliest codes count as its next likeliest (3: seed 777 one more wrong)
 SMALL_CARD_PX = 40.0  # off a map, cards whose boxes are mostly narrower than this at the detector's input (px)
+INDEX_TURNS = (0.0, -10.0, 10.0, -20.0, 20.0)  # degrees an index box in an unread card is turned by to read it
+# (the detector's index box of a card near 45 degrees lies 10-20 off it; real tune half: 2 cards, +-30 the same)
+INDEX_REACH = 1.25  # an unread card's box grown by this takes in its index boxes (a box cut narrower than its
+# card leaves the index just outside; real tune half: 1 card, the same at 1.5, at 2.0 a neighbour's index read)
 SMALL_CARDS_SIZE = 544  # are looked for again at this input size, where a fan's half-hidden indices show larger
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
@@ -697,13 +701,16 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
     """The cards, each unread one read again through the card each index box inside it implies, the box taken
     either way up and on either side (`outline_from_index`): a partly covered card's box holds its visible
     printed index, which its own corners miss. A reading as sure as TURNED_READ names the card; its outline
-    stays its box. Real tune half: 2 tens read right, none lost; the synthetic selection sets unchanged."""
+    stays its box. Real tune half: 2 tens read right, none lost; the synthetic selection sets unchanged. Since
+    session 15 each box is also turned by INDEX_TURNS and taken from the card's box grown by INDEX_REACH: 3 more
+    cards (a ten on white paper, an ace and a king cut by the frame), none lost, the selection sets unchanged."""
     unread = [k for k, c in enumerate(cards.codes) if c == UNREAD]
     if not unread or not len(indices.quads):
         return cards
-    inside = points_in_quads(indices.quads.mean(axis=1), cards.corners[unread])
-    ways = {k: [outline_from_index(rotate_corners(portrait_corners(q), r)) for q in indices.quads[inside[:, j]]
-                for r in range(4)] for j, k in enumerate(unread)}
+    inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[unread], INDEX_REACH))
+    ways = {k: [outline_from_index(rotate_corners(portrait_corners(_turned(q, deg)), r))
+                for q in indices.quads[inside[:, j]] for deg in INDEX_TURNS for r in range(4)]
+            for j, k in enumerate(unread)}
     return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in unread})
 
 
