@@ -140,6 +140,8 @@ class _Table:
     prior: np.ndarray  # (H,)
     spots: np.ndarray  # (H, 4) int: the shield's spot (index into `spot_cells`) at each turn folding onto h, or -1
     spot_cells: np.ndarray  # (SEEN_GRID**2, spots): each spot's share of every seen-map cell its box covers
+    letter: np.ndarray  # (H,) int: index of the hypothesis's letter in TILES
+    count: np.ndarray  # (letters,) int: how many tiles of each letter the game holds
 
 
 @cache
@@ -165,6 +167,8 @@ def _table() -> _Table:
         shield=np.array([any(p.shield for p in TILES[letter].cities) for letter, _ in keys]),
         prior=np.array([PRIOR_WEIGHT * np.log(TILES[letter].count / total) for letter, _ in keys]),
         **_shield_spots(keys),
+        letter=np.array([list(TILES).index(letter) for letter, _ in keys]),
+        count=np.array([t.count for t in TILES.values()]),
     )
 
 
@@ -227,7 +231,31 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
         heard[has] = MESSAGE_WEIGHT * np.log(
             MESSAGE_FLOOR + (1 - MESSAGE_FLOOR) * beliefs[across[has], np.array(OPPOSITE_INDEX)[np.nonzero(has)[1]]])
         scores = base + _edge_scores(heard)
-    return {cell: _reading(scores[k]) for cell, k in index.items()}
+    chosen = within_counts(scores)
+    return {cell: _reading(scores[k], chosen[k]) for cell, k in index.items()}
+
+
+def within_counts(scores: np.ndarray) -> np.ndarray:
+    """(T,) each tile's hypothesis, no letter read on more tiles than the game holds.
+
+    Each tile takes its best; while a letter is read on more tiles than the catalog's count (a fourth N, a second
+    T: one of them is misread, most often a shield letter whose shield a meeple hides, read as its commoner plain
+    twin), the tile of it that loses least moves to its best letter with tiles left. Boards with fewer tiles
+    than the game's are rarely pressed, but a full board's reading is a whole set.
+    """
+    t = _table()
+    chosen = scores.argmax(axis=1)
+    while True:
+        read = np.bincount(t.letter[chosen], minlength=len(t.count))
+        over = read > t.count
+        room = (read < t.count)[t.letter]  # (H,)
+        if not over.any() or not room.any():
+            return chosen
+        alternative = np.where(room, scores, -np.inf).argmax(axis=1)
+        crowded = np.flatnonzero(over[t.letter[chosen]])
+        loss = scores[crowded, chosen[crowded]] - scores[crowded, alternative[crowded]]
+        k = crowded[int(np.argmin(loss))]
+        chosen[k] = alternative[k]
 
 
 def _neighbours(cell: Cell, present: dict[Cell, object]) -> list[tuple[int, Cell]]:
@@ -306,12 +334,11 @@ def _between(f: TileFeatures, t: _Table) -> np.ndarray:
     return (err - best[t.twins]) / (2 * SHAPE_SIGMA**2)
 
 
-def _reading(scores: np.ndarray) -> Reading:
+def _reading(scores: np.ndarray, chosen: int) -> Reading:
     probs = np.exp(scores - scores.max())
     probs /= probs.sum()
-    best = int(np.argmax(probs))
-    letter, rotation = _table().keys[best]
-    return Reading(letter, rotation, float(probs[best]))  # hypotheses hold canonical rotations only
+    letter, rotation = _table().keys[chosen]
+    return Reading(letter, rotation, float(probs[chosen]))  # hypotheses hold canonical rotations only
 
 
 __all__ = ["Reading", "match_board", "expectations", "edge_models", "truth_masks", "MONASTERY_HALF"]
