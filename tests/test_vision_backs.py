@@ -122,3 +122,28 @@ def test_no_back_is_made_of_the_tables_colours(kind: str) -> None:
         for design in (0, 1):
             image, quads = _back_and_bare(kind, design, seed)
             assert not of_table(image, quads[:1], table_lab(image, quads))[0]
+
+
+@pytest.mark.parametrize("kind", ["felt", "plain"])
+def test_a_hole_on_a_table_lit_unevenly_is_the_table(kind: str) -> None:
+    """Light falling off across the cloth puts a map's hole far from the border's mean colour, yet each of its
+    pixels has a colour the border shows somewhere, and it shows no paper: it is the table. A face there (its
+    white paper) and a back are kept."""
+    from vision.cards import _backs_unread
+    from vision.cards.labels import UNREAD
+    from vision.detections import CardDetections
+    from vision.synth.cards import render_face
+
+    image = table(np.random.default_rng(5), 640, 400, kind).astype(np.float32)
+    image *= np.linspace(0.6, 1.25, 640, dtype=np.float32)[None, :, None]  # dim at the left, bright at the right
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    face, back, bare = _quad(60, 100), _quad(250, 100), _quad(440, 100)
+    paste_card(image, render_face("7C", 0, 180), face)
+    paste_card(image, render_back(1, 180), back)
+    quads = np.stack([face, back, bare])
+    assert not like_table(centre_colours(image, quads[2:]), table_lab(image, quads))[0]  # the mean test misses it
+    unread = CardDetections([UNREAD] * 3, quads, np.full(3, 0.8, np.float32), np.full(3, -1, np.int16),
+                            np.zeros(3, bool))
+    backs, left = _backs_unread(image, CardDetections(), unread, quads)
+    assert backs.codes == ["back"] and np.allclose(backs.corners[0], back)
+    assert left.codes == [UNREAD] and np.allclose(left.corners[0], face)

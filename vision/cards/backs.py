@@ -87,7 +87,12 @@ def look_like_backs(image: np.ndarray, outlines: np.ndarray, colours: np.ndarray
     if len(outlines) == 0:
         return np.zeros(0, bool)
     near = _design_distances(colours).min(axis=1) < DESIGN_NEAR
-    return near & np.array([paper_share(image, o) < PAPER_SHARE for o in outlines], bool)
+    return near & paperless(image, outlines)
+
+
+def paperless(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """(N,): which outlines' middles show almost no paper (under PAPER_SHARE): a back's, or the table's; no face's."""
+    return np.array([paper_share(image, o) < PAPER_SHARE for o in np.asarray(outlines).reshape(-1, 4, 2)], bool)
 
 
 def table_lab(image: np.ndarray, found: np.ndarray) -> np.ndarray | None:
