@@ -228,3 +228,36 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
     from vision.cards.geometry import points_in_quads
 
     return bool(points_in_quads(point[None], quad[None])[0, 0])
+
+
+def _stacked_pair() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 6D with a KC laid over all but its top strip (a weapon stack): the image, the 6D's outline and the
+    strip that shows of it."""
+    low = _card(120, 60)
+    step = 0.3 * (low[3] - low[0])  # the strip: the top 30% of the card
+    top = low + step
+    image = _scene([("6D", low), ("KC", top)])
+    strip = np.array([low[0], low[1], low[1] + step, low[0] + step], np.float32)
+    return image, low, strip
+
+
+def test_the_strip_of_a_stacked_card_is_read_as_the_end_of_that_card() -> None:
+    """The strip is as wide as the card and card-shaped when turned a quarter, so it was read crosswise (its
+    index on its side) and left unread; read as the end of a card running on under the other, it is the 6D, with
+    that card's whole outline."""
+    from vision.cards import _read_strips
+
+    image, low, strip = _stacked_pair()
+    out = _read_strips(image, _dets([UNREAD], [strip], [0.7]))
+    assert out.codes == ["6D"] and out.confidence[0] >= 0.9
+    assert quad_iou(out.corners[0], low) > 0.85
+    assert np.linalg.norm(out.corners[0][0] - low[0]) < 10  # started at the printed top-left
+
+
+def test_a_strip_of_bare_table_or_a_read_card_stays_as_it_was() -> None:
+    from vision.cards import _read_strips
+
+    image, _, strip = _stacked_pair()
+    bare = strip + [250, 0]
+    assert _read_strips(image, _dets([UNREAD], [bare], [0.7])).codes == [UNREAD]
+    assert _read_strips(image, _dets(["QH"], [strip], [0.6])).codes == ["QH"]  # only unread cards are looked at

@@ -34,6 +34,7 @@ from vision.cards.geometry import (
     card_shape_off,
     card_shapes,
     card_to_image,
+    cards_of_strip,
     index_crop,
     mean_sides,
     outline_from_index,
@@ -185,7 +186,7 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
         cards = _read_paper_fit(image, cards)
         if indices is not None:
             cards = _read_by_index(image, cards, indices)
-        return _split_pairs(image, cards)
+        return _split_pairs(image, _read_strips(image, cards))
     cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread, weak.quads.mean(axis=1))
     cards, grid = _regrown(image, grid, cards)
     cards = _once_each(cards)
@@ -722,11 +723,19 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
     return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in unread})
 
 
+def _read_strips(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """The cards, each unread one read again through the cards its outline may be the end of (`cards_of_strip`),
+    whose outline it then takes: a stack's card under others shows a strip as wide as the card, outlined alone
+    and read as a card lying crosswise, with the index on its side."""
+    unread = [k for k, c in enumerate(cards.codes) if c == UNREAD]
+    return _read_again(image, cards, {k: list(cards_of_strip(cards.corners[k])) for k in unread}, None)
+
+
 def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[np.ndarray]],
-                kept: dict[int, np.ndarray]) -> CardDetections:
+                kept: dict[int, np.ndarray] | None) -> CardDetections:
     """The cards, card k read again through each of its outlines `ways[k]`: the surest reading that is surer
     than its own (an unread card's: TURNED_READ) replaces it, with the outline `kept[k]` started at its corner
-    nearest the reading's printed top-left."""
+    nearest the reading's printed top-left (`kept` None: the outline read)."""
     owner = [k for k, outlines in ways.items() for _ in outlines]
     if not owner:
         return cards
@@ -736,8 +745,11 @@ def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[n
     for j, k in enumerate(owner):
         least = TURNED_READ if out.codes[k] == UNREAD else out.confidence[k]
         if codes[j] not in ("none", "JOKER") and conf[j] > least:
-            start = int(np.argmin(np.linalg.norm(kept[k] - corners[j][0], axis=1)))
             out.codes[k], out.confidence[k] = codes[j], conf[j]
+            if kept is None:
+                out.corners[k] = corners[j]
+                continue
+            start = int(np.argmin(np.linalg.norm(kept[k] - corners[j][0], axis=1)))
             out.corners[k] = np.roll(kept[k], -start, axis=0)
     return out
 

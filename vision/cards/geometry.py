@@ -122,6 +122,17 @@ def side_by_side(quad: np.ndarray) -> np.ndarray:
                                                              ((0.0, 1.0), (1.0 - part, 1.0))])], np.float32)
 
 
+def cards_of_strip(quad: np.ndarray) -> np.ndarray:
+    """(2, 4, 2): the portrait cards a strip may be the end of, its long side their short side, one running on
+    past either long side. The end of a card under others (a weapon stack's card, its top strip showing) is as
+    wide as the card and about two thirds as long: its outline reads as a whole card lying crosswise."""
+    q = portrait_corners(quad)
+    short, long = mean_sides(q)
+    span = long * CARD_ASPECT / max(short, 1e-6)  # a card's long side, in the quad's short sides
+    return np.array([portrait_corners(p) for p in _parts(q, [((0.0, span), (0.0, 1.0)),
+                                                             ((1.0 - span, 1.0), (0.0, 1.0))])], np.float32)
+
+
 def _parts(q: np.ndarray, spans: list) -> np.ndarray:
     """The parts of quad `q` spanning ((a0, a1), (b0, b1)) of its first and second sides, mapped bilinearly
     (perspective bends the quad a little), clockwise from the part's corner nearest q[0]."""
