@@ -125,7 +125,7 @@ def side_by_side(quad: np.ndarray) -> np.ndarray:
 def cards_of_strip(quad: np.ndarray) -> np.ndarray:
     """(2, 4, 2): the portrait cards a strip may be the end of, its long side their short side, one running on
     past either long side. The end of a card under others (a weapon stack's card, its top strip showing) is as
-    wide as the card and about two thirds as long: its outline reads as a whole card lying crosswise."""
+    wide as the card and shorter than that, so its outline may be card-shaped lying crosswise."""
     q = portrait_corners(quad)
     short, long = mean_sides(q)
     span = long * CARD_ASPECT / max(short, 1e-6)  # a card's long side, in the quad's short sides
