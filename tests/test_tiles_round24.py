@@ -1,4 +1,5 @@
-"""Twenty-fourth round (issue 7): no letter is read on more tiles than the game holds (`matcher.within_counts`).
+"""Twenty-fourth round (issue 7): no letter is read on more tiles than the game holds (`matcher.within_counts`),
+the tiles an arm touches (`Grid.by_arm`) left out.
 
 A meeple over a shield leaves no pixel that tells M from N or Q from R, and the catalog's counts then read the
 commoner plain twin; on a board that already shows every N the game has, a fourth N is the M. The tile of an
@@ -15,6 +16,7 @@ import yaml
 
 from vision.tiles.catalog import TILES
 from vision.tiles.evaluate import EvalConfig, draw_scene
+from vision.tiles.grid import find_grid
 from vision.tiles.matcher import _table, within_counts
 from vision.tiles.pipeline import predict
 
@@ -41,6 +43,14 @@ def test_an_over_read_letter_moves_where_it_loses_least() -> None:
     assert _letters(chosen) == ["T", "R"]
     assert _table().keys[chosen[1]] == ("R", 0)
 
+
+
+def test_tiles_an_arm_touches_neither_count_nor_move() -> None:
+    """A tile beside an arm read T as surely as a whole tile (what the arm leaves of it may read as anything) no
+    longer pushes the board's one T, read less surely, to R; left out of the tally, it keeps its own reading."""
+    scores = _scores([{("T", 90): 0.0, ("R", 90): -4.0}, {("T", 0): 0.0, ("R", 0): -0.5}])
+    assert _letters(within_counts(scores)) == ["T", "R"]
+    assert _letters(within_counts(scores, np.array([False, True]))) == ["T", "T"]
 
 def test_letters_within_their_counts_are_left_alone() -> None:
     """Three N and the game's three: each tile keeps its best, however close its runner-up."""
@@ -74,6 +84,21 @@ def test_a_full_tuning_board_reads_its_m_under_a_meeple() -> None:
     out = predict(scene.image, calibration=calibration)
     read = Counter(t["letter"] for t in out["tiles"])
     assert all(read[letter] <= tile.count for letter, tile in TILES.items())
-    centre = scene.corners[(5, 1)].mean(axis=0)
+    assert _read_at(out, scene.corners[(5, 1)]) == ("M", 0)
+
+
+def _read_at(out: dict, quad: np.ndarray) -> tuple[str, int]:
+    """(letter, rotation) of the read tile nearest a true tile's corners in the picture."""
+    centre = quad.mean(axis=0)
     nearest = min(out["tiles"], key=lambda t: float(np.linalg.norm(np.mean(t["corners"], axis=0) - centre)))
-    assert (nearest["letter"], nearest["rotation"]) == ("M", 0)
+    return nearest["letter"], nearest["rotation"]
+
+
+def test_a_tile_under_a_hand_does_not_push_the_boards_t() -> None:
+    """tune-hands 12 (painted, 30 tiles): a hand covers the S at (1, 3), and what shows of it reads T; counted, it
+    pushed the board's one T, at (-1, -2), to S. The grid finds the arm, and the tiles it touches are not counted."""
+    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / "tune-hands.yaml").read_text()))
+    scene, calibration, _ = draw_scene(config, 12)
+    assert scene.board.tiles[(-1, -2)] == ("T", 0) and (1, 3) in scene.hidden
+    assert find_grid(scene.image).by_arm
+    assert _read_at(predict(scene.image, calibration=calibration), scene.corners[(-1, -2)]) == ("T", 0)

@@ -59,6 +59,7 @@ class Grid:
     table_lab: np.ndarray  # the table's colour, for the caller's own masks
     table_cut: float = 12.0  # table_distance beyond which a pixel is unlike the table
     under_arm: frozenset[Cell] = frozenset()  # cells whose middle an arm mostly covers: no tile is read there
+    by_arm: frozenset[Cell] = frozenset()  # cells an arm, its rim or shadow touches at all: read from what is left
 
     def corners(self, cell: Cell) -> np.ndarray:
         """TL TR BR BL of a cell in image px."""
@@ -93,7 +94,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
         cells = [(0, 0)] if (nx, ny) == (1, 1) else _occupied(raw_mask, to_board)
         if cells:
             return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut,
-                        _under_arm(skin, to_board))
+                        _under_arm(skin, to_board), _touched(arm, to_board))
     outline = _outline_points(board_mask, arm)
     rects = _rectifiers(grey, board_mask, arm)
     found = _best_comb(grey, board_mask, rects[0], arm, outline)
@@ -146,7 +147,8 @@ def find_grid(image: np.ndarray) -> Grid | None:
                 cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
-    return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board))
+    return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
+                _touched(arm, to_board))
 
 
 def _cell_area(to_board: np.ndarray, at: np.ndarray) -> float:
@@ -154,6 +156,15 @@ def _cell_area(to_board: np.ndarray, at: np.ndarray) -> float:
     pts = cv2.perspectiveTransform(np.array([[at, at + [1.0, 0.0], at + [0.0, 1.0]]], np.float64), to_board)[0]
     (a, b), (c, d) = pts[1] - pts[0], pts[2] - pts[0]
     return 1.0 / max(abs(float(a * d - b * c)), 1e-12)
+
+
+def _touched(mask: np.ndarray | None, to_board: np.ndarray) -> frozenset[Cell]:
+    """Cells any pixel of `mask` lies over."""
+    if mask is None or not mask.any():
+        return frozenset()
+    xs, ys = pixels(mask)
+    uv = cv2.perspectiveTransform(np.c_[xs, ys][None].astype(np.float64), to_board)[0]
+    return frozenset((int(i), int(j)) for i, j in np.unique(np.floor(uv).astype(np.int64), axis=0))
 
 
 def _under_arm(hand: np.ndarray, to_board: np.ndarray) -> frozenset[Cell]:

@@ -196,7 +196,7 @@ def _shield_spots(keys: list[tuple[str, int]]) -> dict[str, np.ndarray]:
 
 
 def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[float, float]]] | None = None,
-                rounds: int = MESSAGE_ROUNDS) -> dict[Cell, Reading]:
+                rounds: int = MESSAGE_ROUNDS, uncounted: frozenset[Cell] = frozenset()) -> dict[Cell, Reading]:
     """The most likely letter and rotation per cell, with each shared edge read from both sides.
 
     `feet` (unit points per cell where meeples stand) pool the meeples' evidence: a meeple is put on
@@ -205,7 +205,9 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
 
     First each shared edge's reading is pooled from both sides. Then, since laid tiles' edges match,
     each tile hears what its neighbours as a whole (all their evidence, the catalog) say its shared edges
-    are: `rounds` rounds of passing every tile's belief about its edges to the tile across them.
+    are: `rounds` rounds of passing every tile's belief about its edges to the tile across them. Last, no letter
+    is read on more tiles than the game holds (`within_counts`), among the tiles not in `uncounted` (those an
+    arm touches: what the arm leaves of them may read as any letter, as surely as a whole tile).
     """
     feet = feet or {}
     cells = list(features)
@@ -231,28 +233,30 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
         heard[has] = MESSAGE_WEIGHT * np.log(
             MESSAGE_FLOOR + (1 - MESSAGE_FLOOR) * beliefs[across[has], np.array(OPPOSITE_INDEX)[np.nonzero(has)[1]]])
         scores = base + _edge_scores(heard)
-    chosen = within_counts(scores)
+    chosen = within_counts(scores, np.array([cell not in uncounted for cell in cells]))
     return {cell: _reading(scores[k], chosen[k]) for cell, k in index.items()}
 
 
-def within_counts(scores: np.ndarray) -> np.ndarray:
+def within_counts(scores: np.ndarray, counted: np.ndarray | None = None) -> np.ndarray:
     """(T,) each tile's hypothesis, no letter read on more tiles than the game holds.
 
     Each tile takes its best; while a letter is read on more tiles than the catalog's count (a fourth N, a second
     T: one of them is misread, most often a shield letter whose shield a meeple hides, read as its commoner plain
     twin), the tile of it that loses least moves to its best letter with tiles left. Boards with fewer tiles
-    than the game's are rarely pressed, but a full board's reading is a whole set.
+    than the game's are rarely pressed, but a full board's reading is a whole set. Only the `counted` tiles
+    (default all) are tallied and moved; the others keep their best.
     """
     t = _table()
     chosen = scores.argmax(axis=1)
+    counted = np.ones(len(chosen), bool) if counted is None else counted
     while True:
-        read = np.bincount(t.letter[chosen], minlength=len(t.count))
+        read = np.bincount(t.letter[chosen[counted]], minlength=len(t.count))
         over = read > t.count
         room = (read < t.count)[t.letter]  # (H,)
         if not over.any() or not room.any():
             return chosen
         alternative = np.where(room, scores, -np.inf).argmax(axis=1)
-        crowded = np.flatnonzero(over[t.letter[chosen]])
+        crowded = np.flatnonzero(over[t.letter[chosen]] & counted)
         loss = scores[crowded, chosen[crowded]] - scores[crowded, alternative[crowded]]
         k = crowded[int(np.argmin(loss))]
         chosen[k] = alternative[k]

@@ -94,7 +94,7 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     features = dict(zip(cells, read_tiles(not_field, shields, ~hidden | (beside > 0), origins), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
-    readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0))
+    readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0), uncounted=grid.by_arm)
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
     return readings, meeples, cells
 
