@@ -267,3 +267,26 @@ def test_a_card_of_a_map_read_twice_through_overlapping_outlines_is_one_card() -
     *_, image, truths = list(synthetic_scenes(777, 11))[10]
     _, _, extra, _ = match_cards(predict(image), truths)
     assert extra == 0
+
+
+def test_an_unread_card_is_read_through_its_cell_moved_a_few_pixels() -> None:
+    """A grid fitted a few pixels off (cards under a hand pull it) puts the index crop of a small card beside its
+    index: the unread card is read through its cell moved and scaled a little, with the outline that read."""
+    from vision.cards import _read_jittered, read_cards
+    from vision.detections import CardDetections
+
+    image, truths = _map_scene(seed=5, n=40)  # 57 px cards
+    corners = _corners(truths)
+    off = corners + np.array([6.0, -6.0], np.float32)  # every outline, and so the grid, 6 px off each way
+    grid = map_grid(off, np.ones(len(off)))
+    assert grid is not None
+    lost = [i for i, t in enumerate(truths) if t.code != "back"][5]
+    codes, conf, _ = read_cards(image, off[lost][None])
+    assert codes[0] != truths[lost].code or conf[0] < 0.9  # its cell alone does not read it
+    n = len(truths)
+    codes = ["?" if i == lost else t.code for i, t in enumerate(truths)]
+    cards = CardDetections(codes, off, np.ones(n, np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
+    out = _read_jittered(image, grid, cards)
+    assert out.codes[lost] == truths[lost].code and out.confidence[lost] >= 0.9
+    assert quad_iou(out.corners[lost], corners[lost]) > quad_iou(off[lost], corners[lost])
+    assert [c for i, c in enumerate(out.codes) if i != lost] == [c for i, c in enumerate(codes) if i != lost]

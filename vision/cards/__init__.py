@@ -90,6 +90,9 @@ FREE_CELL_OVERLAP = 0.1  # a free cell of a map overlapping an unread card's box
 CLASH_ROUNDS = 2  # a map's cards read twice draw in the cards read as their next likeliest, this many times over
 CLASH_CHOICES = 5  # how many of a card's likeliest codes count as its next likeliest (3: seed 777 one more wrong)
 SMALL_CARD_PX = 40.0  # off a map, cards whose boxes are mostly narrower than this at the detector's input (px)
+JITTER_PX = 3.0  # a map's unread card is read through its cells moved this far each way (px)
+JITTER_SCALES = (0.95, 1.05)  # and scaled by these
+JITTER_CELLS = 3  # of its cells nearest its own outline (reading all took 150-350 ms more on a map under a hand)
 INDEX_TURNS = (0.0, -10.0, 10.0, -20.0, 20.0)  # degrees an index box in an unread card is turned by to read it
 # (the detector's index box of a card near 45 degrees lies 10-20 off it; real tune half: 2 cards, +-30 the same)
 INDEX_REACH = 1.25  # an unread card's box grown by this takes in its index boxes (a box cut narrower than its
@@ -189,8 +192,39 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
         return _split_pairs(image, _read_strips(image, cards))
     cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread, weak.quads.mean(axis=1))
     cards, grid = _regrown(image, grid, cards)
+    if whole:
+        cards = _read_jittered(image, grid, cards)
     cards = _once_each(cards)
     return one_deck(image, cards, grid.holds(cards.centres))
+
+
+def _read_jittered(image: np.ndarray, grid: Grid, cards: CardDetections) -> CardDetections:
+    """A map's cards, each unread one read again through its JITTER_CELLS cells (`_cells_of_unread`) nearest its
+    own outline, each moved by JITTER_PX and scaled by JITTER_SCALES, the placement whose index reads surest
+    taken per cell (`_best_placed`); a reading as sure as TURNED_READ names the card with that outline. A card
+    half under a hand keeps an index in view, but a cell a few pixels off its 60 px card puts the index crop
+    beside it."""
+    unread = np.array([c == UNREAD for c in cards.codes], bool)
+    if not unread.any():
+        return cards
+    which = np.nonzero(unread)[0]
+    outlines, owner = _cells_of_unread(image, grid, cards[unread], cards[~unread])
+    cells: dict[int, list[np.ndarray]] = {}  # each unread card's JITTER_CELLS cells nearest its own outline
+    for j in range(len(which)):
+        mine = [o for o, k in zip(outlines, owner, strict=True) if k == j]
+        mine.sort(key=lambda o: -quad_iou(o, cards.corners[which[j]]))
+        if mine:
+            cells[int(which[j])] = mine[:JITTER_CELLS]
+    if not cells:
+        return cards
+    placed = iter(_best_placed(image, [_jitters(o) for k in cells for o in cells[k]]))
+    return _read_again(image, cards, {k: [next(placed) for _ in cells[k]] for k in cells}, None)
+
+
+def _jitters(quad: np.ndarray) -> np.ndarray:
+    """(N, 4, 2): the quad moved by JITTER_PX each way and scaled by JITTER_SCALES about its centre."""
+    moved = [quad + [dx, dy] for dx in (-JITTER_PX, 0.0, JITTER_PX) for dy in (-JITTER_PX, 0.0, JITTER_PX)]
+    return np.concatenate([np.array(moved, np.float32)] + [_scaled(quad, f) for f in JITTER_SCALES])
 
 
 def _once_each(cards: CardDetections) -> CardDetections:
