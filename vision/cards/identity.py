@@ -18,9 +18,11 @@ from vision.cards.detect import MODELS, session
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop, index_crop, rotate_corners
 from vision.cards.labels import CARD_CODES, CROP_CLASSES, NONE_CLASS
 
-CLASSIFIER = MODELS / "cards-index.onnx"
-FACE_READER = MODELS / "cards-face.onnx"
-COURT_READER = MODELS / "cards-face-court.onnx"  # the face reader at COURT_FACE_W x COURT_FACE_H, for court cards
+# The readers run as int8 copies of the trained float models (`vision.train.quantize`: 3-4 times faster, the same
+# cards read; `models/cards.md`, session 16)
+CLASSIFIER = MODELS / "cards-index.int8.onnx"
+FACE_READER = MODELS / "cards-face.int8.onnx"
+COURT_READER = MODELS / "cards-face-court.int8.onnx"  # the face reader at COURT_FACE_W x COURT_FACE_H, for courts
 COURTS = np.array([c[:-1] in ("J", "Q", "K") for c in CROP_CLASSES])  # the classes a court reading is read for
 SURE_READING = 0.9  # a card read this surely from its first corner and face is not read at its other corner
 FACE_WEIGHT = 1.0  # exponent of the face reader's probabilities in the product with the index's
