@@ -108,16 +108,19 @@ TRIM_ASPECT = 1.45  # off a map, an outline this much longer than wide may hold 
 
 
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
-            min_card_area: float = 0.0, stacks: bool | None = None, region: bool = False) -> CardDetections:
+            min_card_area: float = 0.0, stacks: bool | None = None, region: bool = False,
+            in_map: bool | None = None) -> CardDetections:
     """Codes ("QS", "back", or UNREAD "?" for a card found whose index cannot be read: partly covered, blurred),
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
     `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`);
     `stacks`: whether weapon stacks may lie here (off a map; None: judged from the picture, no map and no grid of
     touching cards, as a region cut from a map for an update cannot be); `region`: the image is a region cut from
     a larger picture for an update, whose cards its border cuts are left to the previous reading, so they are
-    not read again through other outlines."""
+    not read again through other outlines; `in_map`: whether the image is (part of) a map, whose touching cards
+    the classical outline finder does not part (None: judged from the detector's boxes, which a region cut from a
+    map for an update holds too few of)."""
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
-    in_map = is_map(boxes)
+    in_map = is_map(boxes) if in_map is None else in_map
     if size is None and not in_map and _cards_small(boxes, image):
         boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=SMALL_CARDS_SIZE)
     proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)

@@ -59,9 +59,9 @@ def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, pred
     if (x1 - x0) * (y1 - y0) > 0.6 * after.shape[0] * after.shape[1]:
         return predict(after)
     least = LEAST_CARD * float(np.median([cv2.contourArea(q) for q in previous.corners])) if len(previous) else 0.0
+    in_map = len(previous) >= MAP_BOXES  # a map's region holds no stack, and its cards touch
     fresh = predict(np.ascontiguousarray(after[y0:y1, x0:x1]), size=_region_size(after.shape, region),
-                    min_card_area=least, stacks=len(previous) < MAP_BOXES,  # a map's region holds no stack
-                    region=True)
+                    min_card_area=least, stacks=not in_map, region=True, in_map=in_map)
     fresh.corners = fresh.corners + np.array([x0, y0], np.float32)
     centres = previous.centres
     inside = ((centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0) & (centres[:, 1] < y1)
