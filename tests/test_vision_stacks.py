@@ -246,3 +246,37 @@ def test_a_weapons_strip_read_crosswise_inside_the_surer_weapon_is_dropped() -> 
     assert _not_crosswise(faces, cards).codes == ["JC", "9S"]
     cards.confidence[-1] = 0.5  # a less sure weapon does not outvote the strip
     assert _not_crosswise(faces, cards).codes == ["KD", "JC", "9S"]
+
+
+def test_a_card_outlined_upside_down_is_taken_the_same_way_up_as_the_card_it_is_measured_from() -> None:
+    from vision.cards import _upright_in
+    from vision.cards.geometry import rotate_corners
+
+    card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32) + [3.0, 40.0]
+    for corners in (card, rotate_corners(card, 2)):
+        top_left, side = _upright_in(corners)
+        assert np.allclose(top_left, [3.0, 40.0]) and side[0] > 0 and abs(side[1]) < 1e-6
+
+
+def test_a_stack_is_walked_to_its_top_card_outlined_upside_down() -> None:
+    """Selection seed 4343, scene 25: 3D, 2S, 3C, 4C and 7C laid in a stack; the top 7C, both of whose indices show,
+    is outlined from its bottom corner, and the 4C between it and the 3C was missed."""
+    import vision.cards as cards_module
+    from vision.evaluate import synthetic_scenes
+
+    *_, image, truths = list(synthetic_scenes(4343, 26))[25]
+    assert {"3C", "4C", "7C"} <= {t.code for t in truths}
+    seen = cards_module.predict(image)
+    assert "4C" in seen.codes
+    four = seen.corners[list(seen.codes).index("4C")]
+    truth = next(t for t in truths if t.code == "4C")
+    assert np.linalg.norm(four.mean(axis=0) - np.asarray(truth.corners).mean(axis=0)) < 15
+
+
+def test_a_walk_reads_no_joker() -> None:
+    """Selection seed 6464, scene 13: a walk read a joker at 0.91 where a 6C lies, and it was reported as a card."""
+    import vision.cards as cards_module
+    from vision.evaluate import synthetic_scenes
+
+    *_, image, truths = list(synthetic_scenes(6464, 14))[13]
+    assert "JOKER" not in cards_module.predict(image).codes

@@ -546,7 +546,7 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
         frame = to_frame(faces.corners.reshape(-1, 2), h).reshape(-1, 4, 2)  # every card's corners in a's frame (mm)
         shifts = [-np.outer(STACK_BEFORE_MM, [0.0, 1.0])] if _paper_above(image, faces.corners[a]) else []
         for b in range(len(faces)):
-            (dx, dy), side = frame[b, 0], frame[b, 1] - frame[b, 0]
+            (dx, dy), side = _upright_in(frame[b])
             turn = abs(np.degrees(np.arctan2(side[1], side[0])))
             if b == a or turn > STACK_TURN_DEG or abs(dx) > STACK_SIDEWAYS_MM or dy < 2 * STACK_STEP_MM[0]:
                 continue
@@ -564,12 +564,23 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     for i in np.argsort(-sure):
         if sure[i] < STACK_WALK_READ:
             break
-        if codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
+        if codes[i] in ("none", "JOKER") or codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
             continue
         if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in [*cards.corners, *outlines[picked]]):
             continue
         picked.append(int(i))
     return _face_up(codes, outlines, sure, picked)
+
+
+def _upright_in(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A card's top-left and top side in another card's frame, taken the same way up as that card: a stack's top
+    card, whose two indices both show, may be read from its bottom corner (selection seed 4343: a 7C outlined upside
+    down, so the 4C between it and the 3C above was not walked to)."""
+    side = corners[1] - corners[0]
+    if side[0] < 0:  # turned more than a quarter: the same outline from its opposite corner
+        corners = rotate_corners(corners, 2)
+        side = corners[1] - corners[0]
+    return corners[0], side
 
 
 def _not_crosswise(faces: CardDetections, cards: CardDetections) -> CardDetections:
