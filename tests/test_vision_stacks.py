@@ -280,3 +280,14 @@ def test_a_walk_reads_no_joker() -> None:
 
     *_, image, truths = list(synthetic_scenes(6464, 14))[13]
     assert "JOKER" not in cards_module.predict(image).codes
+
+
+def test_a_table_where_stacks_are_looked_for_gets_no_grid() -> None:
+    """Selection seed 4343, scene 3: a Scoundrel room in a row, the weapon and the dungeon pile fitted a grid, and
+    the JC read on a weapon stack was dropped as the 4D above it read twice (cards in a map do not overlap)."""
+    import vision.cards as cards_module
+    from vision.evaluate import synthetic_scenes
+
+    *_, image, truths = list(synthetic_scenes(4343, 4))[3]
+    assert {"4D", "JC", "7S"} <= {t.code for t in truths}
+    assert {"4D", "JC", "7S"} <= set(cards_module.predict(image).codes)

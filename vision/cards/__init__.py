@@ -137,7 +137,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
-                                  whole=not region, indices=boxes.of(INDEX))
+                                  whole=not region, indices=boxes.of(INDEX), stacks=stacks)
 
 
 def _cards_small(boxes: Boxes, image: np.ndarray) -> bool:
@@ -173,7 +173,7 @@ def is_map(boxes: Boxes) -> bool:
 
 def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: CardDetections, backs: CardDetections,
                            unread: CardDetections, weak: Boxes, whole: bool = True,
-                           indices: Boxes | None = None) -> CardDetections:
+                           indices: Boxes | None = None, stacks: bool = False) -> CardDetections:
     """The last stage: every card read once more through the grid of a map (`_read_in_grid`), no card of the
     map then read twice (`one_deck`), or off a map the unread cards through turned outlines (`_read_turned`),
     the outlines off a card's shape through card shapes (`_read_card_shaped`), the unsure cards through their
@@ -182,8 +182,11 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     (`_read_strips`) and outlines round two cards side by side as those two (`_split_pairs`), these four only
     in a `whole` picture: the unsure cards of a region cut from a map for an update are those its border cuts,
     which the update leaves to the previous reading (reading them cost the update 24 ms).
-    `weak`: the detector's unsure face-up boxes."""
-    grid = map_grid(CardDetections.merge([faces, backs]).corners, np.concatenate([faces.confidence, backs.confidence]))
+    `weak`: the detector's unsure face-up boxes. `stacks`: weapon stacks were looked for, so this is no map and no
+    grid is fitted (a Scoundrel room in a row, a weapon and a pile fitted one, and a stack's card overlapping the
+    card on it was then dropped as one card read twice: selection seed 4343)."""
+    grid = None if stacks else map_grid(CardDetections.merge([faces, backs]).corners,
+                                        np.concatenate([faces.confidence, backs.confidence]))
     if grid is None:
         turned, unread = _read_turned(image, unread)
         cards = _read_card_shaped(image, CardDetections.merge([faces, fanned, backs, turned, unread]))
