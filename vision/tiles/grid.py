@@ -41,6 +41,11 @@ FINER_EXTRA = 0.08
 # share of the straight outline beyond chance on the lines a grid refitted at a third of the pitch adds above which
 # that grid is taken (true grids: at most 0.09 on the tuning sets; a pastel 8-tile board read at 3 x: 0.20)
 THIRD_EXTRA = 0.14
+LINE_NEAR = 0.015  # of a lone tile's side: outline points this near a line lie on it
+LINE_LEAST = 0.2  # of a lone tile's side: the fewest outline points (px) a side of it holds
+LINES_FILL = 0.92  # share of those lines' quadrilateral the mask fills, at least
+LINES_BEYOND = 0.07  # of its area: the most of the mask beyond it (a figure's head and body over the table)
+HULL_FILL = 0.78  # share of its hull a lone tile's mask fills, at least (notches of pale roads and cities)
 LONE_FILL = 0.85  # share of the quadrilateral a lone tile's four longest sides span that its mask fills, at least
 REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
 FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
@@ -473,15 +478,20 @@ def _single_tile(mask: np.ndarray) -> np.ndarray | None:
             quad = approx
             break
     hull_area = cv2.contourArea(hull)
+    lines = None
     if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.9 * hull_area:
         # a meeple standing over the tile's edge bulges the hull out of square, and the corners the hull's
         # simplification keeps then cut the tile: its four longest sides still run along the tile's, and the
         # tile fills what they span (a board of several tiles leaves steps and gaps in it: at most 0.79 of it on
         # the tuning sets, lone tiles 0.90 or more)
         quad = _longest_sides(hull)
+        # a figure over the edge may hide a side from the hull altogether: the lines its outline runs along
+        lines = _lines_quad(opened, largest, hull_area, quad) if area >= HULL_FILL * hull_area else None
+        quad = quad if lines is None else lines
         if quad is not None and area < LONE_FILL * cv2.contourArea(quad.astype(np.float32)):
             return None
-    if quad is None or area < 0.78 * hull_area or cv2.contourArea(quad.astype(np.float32)) < 0.9 * hull_area:
+    if quad is None or area < HULL_FILL * hull_area or (quad is not lines and cv2.contourArea(
+            quad.astype(np.float32)) < 0.9 * hull_area):
         return None
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
@@ -492,6 +502,88 @@ def _single_tile(mask: np.ndarray) -> np.ndarray | None:
     quad = quad[np.argsort(angle)]  # clockwise on screen (y down), starting anywhere
     first = int(np.argmin(quad.sum(axis=1)))
     return np.roll(quad, -first, axis=0)
+
+
+def _lines_quad(opened: np.ndarray, largest: float, hull_area: float, quad: np.ndarray | None) -> np.ndarray | None:
+    """The quadrilateral of the outline's four straightest lines (`_outline_lines`) where it holds a tile
+    (`_holds_tile`) and more of the outline lies on its sides than on `quad`'s (the hull's longest sides); else None.
+    """
+    dense, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    dense = [c for c in dense if cv2.contourArea(c) >= 0.05 * largest]
+    side = float(np.sqrt(hull_area))
+    lines = _outline_lines(dense, side, opened.shape)
+    if lines is None or not _holds_tile(lines, opened):
+        return None
+    return lines if quad is None or _on_sides(lines, dense, side) > _on_sides(quad, dense, side) else None
+
+
+def _outline_lines(contours: list[np.ndarray], side: float, shape: tuple[int, ...]) -> np.ndarray | None:
+    """The quadrilateral of the four straight lines the most outline points lie on (within `LINE_NEAR` of `side`),
+    found one after another, each fitted to its points; None when four are not found or do not close.
+
+    A figure standing over a lone tile's edge makes the hull run from the tile's corners up to its head, and the
+    tile's own side, cut in two by the figure, is no side of the hull; its two pieces still lie on one line. The
+    picture's border (`shape`: the mask's), where a head or a tile runs off it, is no line of the tile.
+    """
+    points = np.vstack(contours).reshape(-1, 2).astype(np.float64)
+    inner = (points > 0).all(axis=1) & (points[:, 0] < shape[1] - 1) & (points[:, 1] < shape[0] - 1)
+    near = LINE_NEAR * side
+    seeds = [cv2.approxPolyDP(c, near, True).reshape(-1, 2).astype(np.float64) for c in contours]
+    start = np.vstack(seeds)
+    step = np.vstack([np.roll(p, -1, axis=0) for p in seeds]) - start
+    length = np.hypot(step[:, 0], step[:, 1])
+    start, step, length = start[length >= near], step[length >= near], length[length >= near]
+    normal = np.stack([-step[:, 1], step[:, 0]], axis=1) / length[:, None]
+    # (lines, points): which outline points lie on each simplified side's line
+    on = np.abs(points @ normal.T - (start * normal).sum(axis=1)).T <= near
+    free = inner.copy()
+    lines: list[tuple[np.ndarray, np.ndarray]] = []  # (a point, unit direction)
+    for _ in range(4):
+        counts = (on & free).sum(axis=1) if len(on) else np.zeros(0, int)
+        if len(counts) == 0 or counts.max() < LINE_LEAST * side:
+            return None
+        best = on[int(np.argmax(counts))] & free
+        vx, vy, x, y = cv2.fitLine(points[best].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x, y], np.float64), np.array([vx, vy], np.float64)))
+        free &= ~best
+    centre = points.mean(axis=0)
+    lines.sort(key=lambda line: float(np.arctan2(*(_foot_of(centre, line) - centre)[::-1])))
+    corners = []
+    for (p, u), (q, v) in zip(lines, lines[1:] + lines[:1], strict=True):
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 0.3:  # lines within some 17 degrees of parallel meet nowhere near a corner
+            return None
+        s, _ = np.linalg.solve(m, q - p)
+        corners.append(p + s * u)
+    return np.array(corners)
+
+
+def _holds_tile(quad: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether the mask fills a quadrilateral (`LINES_FILL`) and lies beyond it only as a figure over a tile's edge
+    does (`LINES_BEYOND` of its area): four lines along part of a larger board's outline leave more of it out."""
+    inside = np.zeros(mask.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 1)
+    area = max(int(inside.sum()), 1)
+    shown = mask > 0
+    within = int((shown & (inside > 0)).sum())
+    return within >= LINES_FILL * area and int(shown.sum()) - within <= LINES_BEYOND * area
+
+
+def _foot_of(point: np.ndarray, line: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The point of a line (a point, unit direction) nearest `point`."""
+    p, u = line
+    return p + ((point - p) @ u) * u
+
+
+def _on_sides(quad: np.ndarray, contours: list[np.ndarray], side: float) -> int:
+    """How many outline points lie within `LINE_NEAR` of `side` of a quadrilateral's sides."""
+    points = np.vstack(contours).reshape(-1, 2).astype(np.float64)
+    near = np.zeros(len(points), bool)
+    for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True):
+        ab = b - a
+        t = np.clip((points - a) @ ab / max(float(ab @ ab), 1e-9), 0, 1)
+        near |= np.linalg.norm(points - (a + t[:, None] * ab), axis=1) <= LINE_NEAR * side
+    return int(near.sum())
 
 
 def _longest_sides(hull: np.ndarray) -> np.ndarray | None:

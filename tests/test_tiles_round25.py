@@ -1,0 +1,63 @@
+"""Twenty-fifth round (issue 7): a lone tile whose side a standing figure cuts in two is bounded by the lines its
+outline runs along (`grid._lines_quad`), not by its hull, which runs from the tile's corners up to the figure's head.
+
+Lone tiles are a quarter of every set's boards and each carries a meeple; a figure over the tile's far edge drew
+the grid up to its head, and the tile and the meeple's foot were read on a wrong square.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+
+from vision.tiles.evaluate import EvalConfig, draw_scene
+from vision.tiles.grid import _single_tile, find_grid
+from vision.tiles.pipeline import predict
+
+DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
+TILE = np.array([[300, 100], [540, 90], [570, 330], [280, 350]], np.int32)  # TL TR BR BL, working px
+
+
+def _tile_with_figure() -> np.ndarray:
+    """A lone tile's mask with a figure standing across its top side, its head over the table."""
+    mask = np.zeros((450, 800), np.uint8)
+    cv2.fillPoly(mask, [TILE], 1)
+    cv2.ellipse(mask, (420, 75), (30, 45), 0, 0, 360, 1, -1)  # the body, across the side
+    cv2.circle(mask, (420, 22), 20, 1, -1)  # the head
+    return mask.astype(bool)
+
+
+def test_a_side_a_figure_cuts_in_two_still_bounds_the_tile() -> None:
+    """The hull runs from the top corners up to the head, and its four longest sides span no tile the mask fills
+    (no tile was found); the two pieces of the top side lie on one line, and the tile's corners are found."""
+    quad = _single_tile(_tile_with_figure())
+    assert quad is not None
+    assert np.abs(quad - TILE).max() < 2.0
+
+
+def _scene(name: str, index: int):  # noqa: ANN202 - (Scene, Calibration, style) as evaluate draws them
+    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text()))
+    return draw_scene(config, index)
+
+
+def test_a_lone_tile_with_a_farmer_over_its_edge_reads_with_its_meeple() -> None:
+    """tune-clear 620 (flat, one D): a yellow meeple on the city by the top edge, its head over the table. The grid
+    ran up to the head (corners 0.59 tile off), the tile read D at 270 and the meeple on its east city; now both
+    read right."""
+    scene, calibration, _ = _scene("tune-clear", 620)
+    (meeple,) = scene.meeples
+    assert scene.board.tiles == {(0, 0): ("D", 0)} and meeple.feature == "N"
+    out = predict(scene.image, calibration=calibration)
+    assert [(t["letter"], t["rotation"]) for t in out["tiles"]] == [("D", 0)]
+    assert [(m["colour"], m["feature"]) for m in out["meeples"]] == [(meeple.colour, "N")]
+
+
+def test_lines_along_part_of_a_board_are_no_lone_tile() -> None:
+    """tune-modern 133 (8 tiles): four lines of its outline span a quadrilateral that most of the board fills, but
+    a twelfth of the board lies beyond it: no lone tile, and the grid finds all eight."""
+    scene, _, _ = _scene("tune-modern", 133)
+    grid = find_grid(scene.image)
+    assert grid is not None and len(grid.cells) == len(scene.board.tiles) == 8
