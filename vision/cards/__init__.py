@@ -69,8 +69,7 @@ STACK_BEFORE_MM = (12.0, 18.0, 24.0)  # and a card whose strip shows above a rea
 PAPER_LAB, PAPER_SHARE = 20.0, 0.6  # a band whose pixels lie this near a card's paper colour, this many, is paper
 STACK_MOST = 6  # steps between two read cards of a stack at most
 STACK_TURN_DEG = 8.0  # how far two cards of one stack may be turned from each other
-STACK_WALK_READ = 0.85  # a card between two read cards of a stack, read where the steps put it, needs this
-# (session 16, on this machine: 0.9 -> 0.85 selection sets 63 -> 61, a QS read at 0.89; 0.8 an extra card more)
+STACK_WALK_READ = 0.9  # a card between two read cards of a stack, read where the steps put it, needs this
 STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this far each way of its index box
 STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far apart (less hides the rank letter;
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
