@@ -1,5 +1,6 @@
 """Twenty-fifth round (issue 7): a lone tile whose side a standing figure cuts in two is bounded by the lines its
-outline runs along (`grid._lines_quad`), not by its hull, which runs from the tile's corners up to the figure's head.
+outline runs along (`grid._lines_quad`), not by its hull, which runs from the tile's corners up to the figure's head;
+of the blobs that are one meeple, the one nearest a meeple's usual size by ratio stands for it (`meeples._distinct`).
 
 Lone tiles are a quarter of every set's boards and each carries a meeple; a figure over the tile's far edge drew
 the grid up to its head, and the tile and the meeple's foot were read on a wrong square.
@@ -15,6 +16,7 @@ import yaml
 
 from vision.tiles.evaluate import EvalConfig, draw_scene
 from vision.tiles.grid import _single_tile, find_grid
+from vision.tiles.meeples import Blob, _distinct
 from vision.tiles.pipeline import predict
 
 DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
@@ -61,3 +63,15 @@ def test_lines_along_part_of_a_board_are_no_lone_tile() -> None:
     scene, _, _ = _scene("tune-modern", 133)
     grid = find_grid(scene.image)
     assert grid is not None and len(grid.cells) == len(scene.board.tiles) == 8
+
+
+def test_a_meeple_is_the_blob_nearest_its_usual_size_by_ratio() -> None:
+    """tune-clear 707: a blue meeple's group held a core cut above its legs (0.020 tile², foot 0.17 tile high, read
+    on the field) and the whole figure (0.063). By difference the core is nearer the usual 0.04; by ratio (half
+    against 1.6 times) the figure is, and its foot stands on the city."""
+    patch = 48
+    core = np.ones((6, 8), bool)  # 48 px: 0.021 tile²
+    figure = np.ones((13, 11), bool)  # 143 px: 0.062 tile²
+    blobs = [Blob("blue", (24.0, 16.0), (20, 10), core), Blob("blue", (25.0, 23.0), (19, 10), figure)]
+    (kept,) = _distinct(blobs, patch, [0.99, 0.98])
+    assert kept is blobs[1]

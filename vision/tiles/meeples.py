@@ -360,8 +360,8 @@ def _distinct(blobs: list[Blob], patch: int, scores: list[float]) -> list[Blob]:
 
     Overlapping blobs whose feet lie apart are one too when they share most of the smaller one: a meeple and
     the looser blob that joins it to a roof below (whose foot falls on the next tile down). Each meeple is
-    the blob of its group nearest a meeple's usual size (`TYPICAL_AREA`): the surest is often a small core
-    cut above the legs, whose foot lies high, and the largest joins the figure's shadow.
+    the blob of its group nearest a meeple's usual size (`TYPICAL_AREA`) by ratio: the surest is often a small
+    core cut above the legs, whose foot lies high, and the largest joins the figure's shadow.
     """
     order = sorted(range(len(blobs)), key=lambda i: -scores[i])
     heads: list[Blob] = []
@@ -375,7 +375,8 @@ def _distinct(blobs: list[Blob], patch: int, scores: list[float]) -> list[Blob]:
         else:
             home.append(b)
     unit = float(patch * patch)
-    return [min(g, key=lambda m: abs(int(m.crop.sum()) / unit - TYPICAL_AREA)) for g in groups]
+    # nearest by ratio: a core cut to half a meeple's size is as far off as a blob joined to a shadow its size
+    return [min(g, key=lambda m: abs(np.log(int(m.crop.sum()) / unit / TYPICAL_AREA))) for g in groups]
 
 
 def _same_meeple(a: Blob, b: Blob, patch: int) -> bool:
