@@ -126,7 +126,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
     faces = _unique(read)
-    stacks = may_hold_stacks(in_map, faces) if stacks is None else stacks
+    judged = stacks is None  # a region cut for an update is told, from the previous reading
+    stacks = may_hold_stacks(in_map, faces) if judged else stacks
     faces = _trimmed(image, faces, boxes.of(INDEX)) if stacks else faces
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=stacks)
     if stacks:
@@ -137,7 +138,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
-                                  whole=not region, indices=boxes.of(INDEX), stacks=stacks)
+                                  whole=not region, indices=boxes.of(INDEX), stacks=stacks and judged)
 
 
 def _cards_small(boxes: Boxes, image: np.ndarray) -> bool:
@@ -182,9 +183,9 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     (`_read_strips`) and outlines round two cards side by side as those two (`_split_pairs`), these four only
     in a `whole` picture: the unsure cards of a region cut from a map for an update are those its border cuts,
     which the update leaves to the previous reading (reading them cost the update 24 ms).
-    `weak`: the detector's unsure face-up boxes. `stacks`: weapon stacks were looked for, so this is no map and no
-    grid is fitted (a Scoundrel room in a row, a weapon and a pile fitted one, and a stack's card overlapping the
-    card on it was then dropped as one card read twice: selection seed 4343)."""
+    `weak`: the detector's unsure face-up boxes. `stacks`: the faces make no mosaic, so weapon stacks were looked
+    for and this is no map: no grid is fitted (a Scoundrel room in a row, a weapon and a pile fitted one, and a
+    stack's card overlapping the card on it was then dropped as one card read twice: selection seed 4343)."""
     grid = None if stacks else map_grid(CardDetections.merge([faces, backs]).corners,
                                         np.concatenate([faces.confidence, backs.confidence]))
     if grid is None:
