@@ -75,3 +75,14 @@ def test_quantizing_a_reader_writes_an_int8_model_that_agrees(tmp_path: Path,
     assert not list(tmp_path.glob("*.pre"))  # the prepared copy is removed
     exact, fast = classify(crops, source), classify(crops, target)
     assert (exact.argmax(axis=1) == fast.argmax(axis=1)).mean() >= 0.95
+
+
+def test_the_agreement_of_an_int8_reader_is_measured_on_crops(scene_crops: dict[Path, np.ndarray]) -> None:
+    from vision.train.quantize import agreement
+
+    if not (FACE_READER.exists() and source_of(FACE_READER).exists()):
+        pytest.skip("the face reader is not shipped")
+    got = agreement(FACE_READER, scene_crops[FACE_READER], batch=4)
+    assert got["crops"] == len(CODES)
+    assert got["same"] == got["same_sure"] == 1.0
+    assert got["float_ms"] > 0 and got["int8_ms"] > 0

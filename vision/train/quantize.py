@@ -1,7 +1,7 @@
 """Int8 copies of the card readers, the ones the runtime runs (`vision.cards.identity`).
 
 The index, face and court readers are small CNNs whose convolutions take most of a frame's time (56 cards: about
-100 ms of 180 on this 2-core machine). Quantized to int8 (static, per channel, QDQ) they run 3-4 times faster on
+100 ms of 180 on this 2-core machine). Quantized to int8 (static, per channel, QDQ) they run 2-4 times faster on
 the CPU's integer dot-product units and read the same cards (session 16: `models/cards.md`). The float models
 stay the trained weights: fine-tuning starts from them (`vision.train.classifier --init`), and each int8 copy is
 made from its float source with activation ranges calibrated on the crops the pipeline itself reads:
@@ -14,6 +14,7 @@ Needs the `train` extra (`onnx`); the runtime loads the int8 files with onnxrunt
 from __future__ import annotations
 
 import argparse
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -113,16 +114,46 @@ def quantize(source: Path, target: Path, crops: np.ndarray, seed: int = 0) -> No
         prepared.unlink(missing_ok=True)
 
 
+def agreement(target: Path, crops: np.ndarray, batch: int = 56) -> dict[str, float]:
+    """How closely an int8 reader follows its float source on `crops`: the share read as the same class, that
+    share among the crops the float reader reads at SURE_READING or more, and the median ms of a `batch` of crops
+    through each (a map's 56 cards)."""
+    from vision.cards.identity import SURE_READING, classify
+
+    exact, fast = classify(crops, source_of(target)), classify(crops, target)
+    same = exact.argmax(axis=1) == fast.argmax(axis=1)
+    sure = exact.max(axis=1) >= SURE_READING
+    ms = {}
+    for name, model in (("float_ms", source_of(target)), ("int8_ms", target)):
+        classify(crops[:batch], model)
+        times = []
+        for _ in range(20):
+            start = time.perf_counter()
+            classify(crops[:batch], model)
+            times.append(time.perf_counter() - start)
+        ms[name] = float(np.median(times)) * 1000
+    return {"crops": float(len(crops)), "same": float(same.mean()), "same_sure": float(same[sure].mean()), **ms}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=16, help="generator scenes to record crops on")
     parser.add_argument("--seed", type=int, default=CALIBRATION_SEED)
     parser.add_argument("--real", type=Path, default=None, help="the real photos' folder (its tune half is used)")
+    parser.add_argument("--compare", action="store_true",
+                        help="write nothing: print how closely the shipped int8 readers follow their float sources "
+                             "on the crops recorded (use another --seed than the calibration's)")
     args = parser.parse_args(argv)
     crops = calibration_crops(args.scenes, args.seed, args.real)
     for target in READERS:
         if target.name not in crops:
             raise SystemExit(f"no crops were read by {target.name}: more scenes are needed")
+        if args.compare:
+            got = agreement(target, crops[target.name])
+            print(f"{target.name}: {got['crops']:.0f} crops, same class {100 * got['same']:.2f}% (of those the float "
+                  f"reader reads surely {100 * got['same_sure']:.2f}%); 56 crops {got['float_ms']:.1f} ms float, "
+                  f"{got['int8_ms']:.1f} ms int8")
+            continue
         quantize(source_of(target), target, crops[target.name])
         print(f"{target.name}: {len(crops[target.name])} crops recorded, written from {source_of(target).name}")
 
