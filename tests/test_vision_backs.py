@@ -147,18 +147,3 @@ def test_a_hole_on_a_table_lit_unevenly_is_the_table(kind: str) -> None:
     backs, left = _backs_unread(image, CardDetections(), unread, quads)
     assert backs.codes == ["back"] and np.allclose(backs.corners[0], back)
     assert left.codes == [UNREAD] and np.allclose(left.corners[0], face)
-
-
-def test_a_back_in_a_map_boxed_unsurely_is_vouched_for_by_its_own_middle() -> None:
-    """Selection seed 5353, scene 0: a back between the faces of a map, boxed at 0.45 (under BACK_SCORE); a map
-    has no classical blobs to vouch for it, so it was dropped."""
-    import vision.cards as cards_module
-    from vision.evaluate import match_cards, synthetic_scenes
-    from vision.truth import must_see
-
-    *_, image, truths = list(synthetic_scenes(5353, 1))[0]
-    backs = [t for t in truths if t.code == "back" and must_see(t)]
-    seen = cards_module.predict(image)
-    found = seen[np.array([c == "back" for c in seen.codes], bool)]
-    right, _, _, _ = match_cards(found, backs)
-    assert right == len(backs) == 3

@@ -87,7 +87,7 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     faces = _unique(read)
     ms["fanned_indices"], fanned = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces, BOX_SCORE), runs)
     ms["backs"], backs = _time(lambda: face_down(image, boxes.of(BACK, BOX_SCORE), faces, blobs,
-                                                 _found(boxes, BOX_SCORE, faces), is_map(boxes)), runs)
+                                                 _found(boxes, BOX_SCORE, faces)), runs)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     ms["grid_or_turned"], _ = _time(lambda: read_in_grid_or_turned(image, faces, fanned, backs, unread,
                                                                     boxes.of(CARD, FAN_INDEX_SCORE)), runs)

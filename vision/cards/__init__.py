@@ -134,7 +134,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
         fanned = CardDetections.merge([fanned, _walked(image, CardDetections.merge([faces, fanned]))])
         faces = _not_crosswise(faces, CardDetections.merge([faces, fanned]))
     found = _found(boxes, conf, faces)
-    backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found, in_map)
+    backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
     return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
@@ -351,22 +351,15 @@ def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
     return outlines, scores, np.concatenate([first.scores, np.zeros(int(tightened_none.sum()))]).astype(np.float32)
 
 
-def _outlined(image: np.ndarray, backs: Boxes, proposals: np.ndarray, in_map: bool = False) -> np.ndarray:
+def _outlined(image: np.ndarray, backs: Boxes, proposals: np.ndarray) -> np.ndarray:
     """(N,): which face-down boxes a classical blob outlines (IoU OUTLINED_BACK) whose middle shows a back's
-    (`look_like_backs`): a card-shaped blob of a back's colour is no pattern in the table. In a map, whose
-    touching cards the classical finder does not part, the box's own middle is looked at (selection seed 5353: a
-    back between faces of a map boxed at 0.45)."""
+    (`look_like_backs`): a card-shaped blob of a back's colour is no pattern in the table."""
     out = np.zeros(len(backs.scores), bool)
-    unsure = backs.scores < BACK_SCORE  # the sure need no blob
-    if in_map:
-        ask = np.nonzero(unsure)[0]
-        blobs = backs.quads[ask].reshape(-1, 4, 2).astype(np.float32)
-    elif len(backs.scores) and len(proposals):
-        iou = pairwise_iou(backs.quads, proposals)
-        ask = np.nonzero(unsure & (iou.max(axis=1) >= OUTLINED_BACK))[0]
-        blobs = np.asarray(proposals, np.float32)[iou[ask].argmax(axis=1)].reshape(-1, 4, 2)
-    else:
+    if not len(backs.scores) or not len(proposals):
         return out
+    iou = pairwise_iou(backs.quads, proposals)
+    ask = np.nonzero((backs.scores < BACK_SCORE) & (iou.max(axis=1) >= OUTLINED_BACK))[0]  # the sure need no blob
+    blobs = np.asarray(proposals, np.float32)[iou[ask].argmax(axis=1)].reshape(-1, 4, 2)
     out[ask] = look_like_backs(image, blobs, centre_colours(image, blobs))
     return out
 
@@ -959,10 +952,10 @@ def _found(boxes: Boxes, conf: float, faces: CardDetections) -> np.ndarray:
 
 
 def face_down(image: np.ndarray, backs: Boxes, faces: CardDetections, proposals: np.ndarray,
-              found: np.ndarray, in_map: bool = False) -> CardDetections:
+              found: np.ndarray) -> CardDetections:
     """The face-down cards of the detector's back boxes (`_not_faces`, `_backs`), the classical blobs vouching for
-    unsure ones (`_outlined`; in a map, `in_map`, their own middles)."""
-    return _backs(image, _not_faces(backs, faces, _outlined(image, backs, proposals, in_map)), found)
+    unsure ones (`_outlined`)."""
+    return _backs(image, _not_faces(backs, faces, _outlined(image, backs, proposals)), found)
 
 
 def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray) -> CardDetections:
