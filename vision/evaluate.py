@@ -23,6 +23,7 @@ from vision.homography import table_homography
 from vision.layout import scoundrel_zones, superheld_map
 from vision.real_photos import RANK_NAMES, labelled_photos
 from vision.synth.cards import face_style
+from vision.synth.fonts import missing_index_fonts
 from vision.synth.layouts import scoundrel_table
 from vision.synth.layouts import superheld_map as superheld_layout
 from vision.synth.scene import compose
@@ -268,5 +269,6 @@ def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606,
     figures = {"scenes": scenes, "seed": seed, "cards": total, "right": right, "wrong_code": wrong, "missed": missed,
                "false_positives": extra, "card_error": round(errors / max(1, total), 4),
                "layout_exact": {k: round(v[0] / max(1, v[1]), 3) for k, v in layouts_right.items()},
-               "layout_exact_all": round(sum(v[0] for v in layouts_right.values()) / max(1, scenes), 3)}
+               "layout_exact_all": round(sum(v[0] for v in layouts_right.values()) / max(1, scenes), 3),
+               "index_fonts_missing": list(missing_index_fonts())}
     return figures | {"failures": listed} if failures else figures

@@ -76,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
               f"card error {syn['card_error']:.2%} "
               f"(wrong {syn['wrong_code']}, missed {syn['missed']}, extra {syn['false_positives']}); "
               f"layout exactly right {syn['layout_exact_all']:.0%} {syn['layout_exact']}")
+        if syn.get("index_fonts_missing"):
+            missing = syn["index_fonts_missing"]
+            print(f"  note: {len(missing)} index fonts not installed ({', '.join(missing)}): the decks were drawn "
+                  "with the others, so these figures compare only with runs on the same fonts (fonts-liberation "
+                  "comes with Debian's chromium)")
         for f in syn.get("failures", []):
             print(_synthetic_failure(f))
     return 0
