@@ -18,8 +18,8 @@ from vision.cards.detect import MODELS, session
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop, index_crop, rotate_corners
 from vision.cards.labels import CARD_CODES, CROP_CLASSES, NONE_CLASS
 
-# The readers run as int8 copies of the trained float models (`vision.train.quantize`: 2-4 times faster, the same
-# cards read; `models/cards.md`, session 16)
+# The readers run as int8 copies of the trained float models (`vision.train.quantize`: about 2 times faster idle,
+# 3 under load; the same cards read; `models/cards.md`, session 16)
 CLASSIFIER = MODELS / "cards-index.int8.onnx"
 FACE_READER = MODELS / "cards-face.int8.onnx"
 COURT_READER = MODELS / "cards-face-court.int8.onnx"  # the face reader at COURT_FACE_W x COURT_FACE_H, for courts

@@ -1,10 +1,10 @@
 """Int8 copies of the card readers, the ones the runtime runs (`vision.cards.identity`).
 
 The index, face and court readers are small CNNs whose convolutions take most of a frame's time (56 cards: about
-100 ms of 180 on this 2-core machine). Quantized to int8 (static, per channel, QDQ) they run 2-4 times faster on
-the CPU's integer dot-product units and read the same cards (session 16: `models/cards.md`). The float models
-stay the trained weights: fine-tuning starts from them (`vision.train.classifier --init`), and each int8 copy is
-made from its float source with activation ranges calibrated on the crops the pipeline itself reads:
+100 ms of 180 on this 2-core machine). Quantized to int8 (static, per channel, QDQ) they run about 2 times faster
+(3 under load) on the CPU's integer dot-product units and read the same cards (session 16: `models/cards.md`). The
+float models stay the trained weights: fine-tuning starts from them (`vision.train.classifier --init`), and each
+int8 copy is made from its float source with activation ranges calibrated on the crops the pipeline itself reads:
 
     python -m vision.train.quantize --real ../shared/data/real-cards-dev
 
@@ -14,7 +14,6 @@ Needs the `train` extra (`onnx`); the runtime loads the int8 files with onnxrunt
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -118,20 +117,15 @@ def agreement(target: Path, crops: np.ndarray, batch: int = 56) -> dict[str, flo
     """How closely an int8 reader follows its float source on `crops`: the share read as the same class, that
     share among the crops the float reader reads at SURE_READING or more, and the median ms of a `batch` of crops
     through each (a map's 56 cards)."""
-    from vision.cards.identity import SURE_READING, classify
+    from vision.bench import _time
 
-    exact, fast = classify(crops, source_of(target)), classify(crops, target)
+    exact, fast = identity.classify(crops, source_of(target)), identity.classify(crops, target)
     same = exact.argmax(axis=1) == fast.argmax(axis=1)
-    sure = exact.max(axis=1) >= SURE_READING
+    sure = exact.max(axis=1) >= identity.SURE_READING
     ms = {}
     for name, model in (("float_ms", source_of(target)), ("int8_ms", target)):
-        classify(crops[:batch], model)
-        times = []
-        for _ in range(20):
-            start = time.perf_counter()
-            classify(crops[:batch], model)
-            times.append(time.perf_counter() - start)
-        ms[name] = float(np.median(times)) * 1000
+        identity.classify(crops[:batch], model)  # warm-up: the session loads once
+        ms[name], _ = _time(lambda model=model: identity.classify(crops[:batch], model), 20)
     return {"crops": float(len(crops)), "same": float(same.mean()), "same_sure": float(same[sure].mean()), **ms}
 
 
