@@ -98,6 +98,8 @@ INDEX_TURNS = (0.0, -10.0, 10.0, -20.0, 20.0)  # degrees an index box in an unre
 INDEX_REACH = 1.25  # an unread card's box grown by this takes in its index boxes (a box cut narrower than its
 # card leaves the index just outside; real tune half: 1 card, the same at 1.5, at 2.0 a neighbour's index read)
 SMALL_CARDS_SIZE = 544  # are looked for again at this input size, where a fan's half-hidden indices show larger
+LOST_CARD_SCORE = 0.5  # a face-up box found at the smaller input only is kept at this score (`_with_lost_cards`)
+LOST_CARD_OVERLAP = 0.3  # where no card or back box of the larger input (BOX_SCORE) overlaps it this much
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
 SPLIT_READ = 0.9  # off a map, both halves of an outline round two cards side by side must read this surely
@@ -122,7 +124,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes) if in_map is None else in_map
     if size is None and not in_map and _cards_small(boxes, image):
-        boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=SMALL_CARDS_SIZE)
+        boxes = _with_lost_cards(detect(image, conf=min(conf, FAN_INDEX_SCORE), size=SMALL_CARDS_SIZE), boxes)
     proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)
     read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
     faces = _unique(read)
@@ -148,6 +150,18 @@ def _cards_small(boxes: Boxes, image: np.ndarray) -> bool:
         return False
     short = [mean_sides(portrait_corners(q))[0] for q in quads]
     return float(np.median(short)) * FULL_SIZE / max(image.shape[:2]) < SMALL_CARD_PX
+
+
+def _with_lost_cards(larger: Boxes, smaller: Boxes) -> Boxes:
+    """The boxes found at the larger input, and the face-up boxes (LOST_CARD_SCORE) found only at the smaller: the
+    larger input shows a fan's indices bigger but can lose a card that glare or a table of its colour leaves
+    without detail (selection seed 6464: a Scoundrel room's 5H and KC under glare, 0.64 and 0.55 at 416 px)."""
+    cards = smaller.of(CARD, LOST_CARD_SCORE)
+    sure = ((larger.classes == CARD) | (larger.classes == BACK)) & (larger.scores >= BOX_SCORE)
+    lost = ~(pairwise_iou(cards.quads, larger.quads[sure]) >= LOST_CARD_OVERLAP).any(axis=1)
+    return Boxes(np.concatenate([larger.quads, cards.quads[lost]]),
+                 np.concatenate([larger.classes, cards.classes[lost]]),
+                 np.concatenate([larger.scores, cards.scores[lost]]))
 
 
 def may_hold_stacks(in_map: bool, faces: CardDetections) -> bool:

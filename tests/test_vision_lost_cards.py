@@ -1,0 +1,44 @@
+"""Cards that only the detector's smaller input finds: a table of small cards is looked at again at a larger input,
+which shows a fan's indices bigger but can lose a card that glare leaves without detail."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.detect import BACK, CARD, DETECTOR, INDEX, Boxes
+
+
+def _boxes(*rows: tuple[float, int, float]) -> Boxes:
+    """Axis-aligned card-sized boxes at x (px), of a class, with a score."""
+    quads = np.array([[[x, 100], [x + 63, 100], [x + 63, 188], [x, 188]] for x, _, _ in rows], np.float32)
+    return Boxes(quads.reshape(-1, 4, 2), np.array([c for _, c, _ in rows], int),
+                 np.array([s for _, _, s in rows], np.float32))
+
+
+def test_a_sure_card_box_only_the_smaller_input_found_is_kept_beside_the_larger_inputs_boxes() -> None:
+    from vision.cards import _with_lost_cards
+
+    larger = _boxes((0, CARD, 0.9), (200, BACK, 0.8), (400, CARD, 0.2), (600, INDEX, 0.7))
+    smaller = _boxes((2, CARD, 0.9), (202, CARD, 0.7), (402, CARD, 0.64), (602, CARD, 0.55), (800, CARD, 0.45))
+    out = _with_lost_cards(larger, smaller)
+    assert out.quads[:4].tolist() == larger.quads.tolist()  # the larger input's boxes stay as they are
+    # the card at 400 (the larger input unsure of it, 0.2) and at 600 (only an index box there) are added;
+    # those at 0 and 200 are the larger input's card and back; the one at 800 is too unsure (0.45)
+    assert out.quads[4:, 0, 0].tolist() == [402.0, 602.0]
+    assert out.classes[4:].tolist() == [CARD, CARD]
+    assert out.scores[4:].tolist() == pytest.approx([0.64, 0.55])
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_scoundrel_room_card_under_glare_lost_at_the_larger_input_is_read() -> None:
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(6464, 26)  # selection seed 6464, scene 25
+    assert kind == "scoundrel"
+    assert "5H" in [t.code for t in truths if t.visible > 0.9]
+    dets = predict(image)
+    five = [q for code, q in zip(dets.codes, dets.corners, strict=True) if code == "5H"]
+    truth = next(t for t in truths if t.code == "5H")
+    assert len(five) == 1 and np.linalg.norm(five[0].mean(axis=0) - truth.corners.mean(axis=0)) < 30
