@@ -107,6 +107,13 @@ CROSSWISE_DEG, CROSSWISE_INSIDE = 60.0, 0.8  # a face this turned from a surer c
 TRIM_ASPECT = 1.45  # off a map, an outline this much longer than wide may hold a strip of the card under it (a
 # card is 1.40, with a weapon's strip 1.7 seen square on, less under a tilted camera; session 13: 1.55 -> 1.45,
 # selection sets 104 -> 100 errors, 6 cards mended and 2 broken, the same at 1.4 and 1.5; real tune half alike)
+TRIM_STRIPS_MM = (12.0, 18.0, 24.0, 30.0)  # such an outline is also cut by strips this long: a stack drifting
+# sideways widens it, so its width overstates a card's length (session 17: selection sets 65 -> 59, none broken)
+TRIM_STRIP_READ = 0.8  # where the card in such a strip needs this sureness (selection sets: 0.87-0.98 for the
+# cards mended; a real nine's own corner read as an ace: 0.53)
+STRIP_CARD_INSIDE = 0.6  # a card read in a strip lies under the card: this much of it inside the region of both
+# (selection seed 777: a 7C drifted off it, 0.76; a real nine's corner read as an ace beyond the nine, 0.32)
+UPSIDE_DOWN_RANK = {"6": "9", "9": "6"}  # the rank an index shows when read upside down
 
 
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
@@ -436,30 +443,39 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
 def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDetections:
     """Outlines longer than a card (TRIM_ASPECT) that hold the strip of a card under them: a weapon stack's top
     card and the strip above it make one bright region, outlined as one card. Each is shortened to a card from
-    either end; the shorter outline counts where it reads the same card at least as surely and an index box in
-    the strip left over reads as another card (`_stacked_on`), which is then read too."""
-    trims, owner = [], []
+    either end, by the length its width gives a card and by strips of TRIM_STRIPS_MM (a stack drifting sideways
+    widens the region too); a shorter outline counts where it reads the same card at least as surely and an index
+    box in the strip left over reads as another card (`_stacked_on`), which is then read too."""
+    trims, owner, least, whole = [], [], [], {}
     for k, q in enumerate(faces.corners):
         w, h = mean_sides(q)
         if h < TRIM_ASPECT * w:
             continue
-        keep = w * CARD_H_MM / CARD_W_MM / h  # the share of the length a card takes
-        left, right = (q[3] - q[0]) * (1.0 - keep), (q[2] - q[1]) * (1.0 - keep)
-        trims += [q, np.array([q[0] + left, q[1] + right, q[2], q[3]]),  # cut at the first side, or at the third
-                  np.array([q[0], q[1], q[2] - right, q[3] - left])]
-        owner += [k, k, k]
+        whole[k] = len(trims)  # read again beside its cuts, in the same run (no cut: owner -1)
+        trims.append(q)
+        owner.append(-1)
+        least.append(MIN_CONFIDENCE)
+        by_width = w * CARD_H_MM / CARD_W_MM / h
+        keeps = [(by_width, MIN_CONFIDENCE)] + [(c, TRIM_STRIP_READ) for c in (
+            CARD_H_MM / (CARD_H_MM + mm) for mm in TRIM_STRIPS_MM) if c < by_width]
+        for keep, bar in keeps:
+            left, right = (q[3] - q[0]) * (1.0 - keep), (q[2] - q[1]) * (1.0 - keep)  # keep: a card's share
+            trims += [np.array([q[0] + left, q[1] + right, q[2], q[3]]),  # cut at the first side, or at the third
+                      np.array([q[0], q[1], q[2] - right, q[3] - left])]
+            owner += [k, k]
+            least += [bar, bar]
     if not trims:
         return faces
     outlines = np.array(trims, np.float32)
     codes, conf, corners = read_cards(image, outlines)
     out = faces[np.arange(len(faces))]
     strips = []
-    for m in range(0, len(trims), 3):
-        k = owner[m]
-        for j in (m + 1, m + 2):
-            if codes[j] != out.codes[k] or conf[j] < conf[m]:
-                continue
-            under = _stacked_on(image, outlines[m], corners[j], indices, set(out.codes) | {c.codes[0] for c in strips})
+    for k, m in whole.items():
+        tried = [int(j) for j in np.argsort(-conf, kind="stable")
+                 if owner[j] == k and codes[j] == out.codes[k] and conf[j] >= conf[m]]
+        for j in tried:
+            under = _stacked_on(image, outlines[m], corners[j], out.codes[k], indices,
+                                set(out.codes) | {c.codes[0] for c in strips}, least[j])
             if under is not None:
                 out.corners[k] = corners[j]
                 strips.append(under)
@@ -467,10 +483,13 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
     return CardDetections.merge([out, *strips])
 
 
-def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, indices: Boxes,
-                taken: set[str]) -> CardDetections | None:
-    """The card whose strip `whole` held beyond `card`, read through `card`'s shape moved onto an index box in that
-    strip (as a weapon stack's), or None when no box there reads as a card not `taken`."""
+def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: str, indices: Boxes,
+                taken: set[str], least: float = MIN_CONFIDENCE) -> CardDetections | None:
+    """The card whose strip `whole` held beyond `card` (read as `code`), read through `card`'s shape moved onto an
+    index box in that strip (as a weapon stack's), or None when no box there reads as a card not `taken`. A
+    reading of the card's own rank, or of the rank it shows upside down (`UPSIDE_DOWN_RANK`), is its own other
+    index, which a cut too deep leaves in the strip (real tune half: 4 of 4 such readings). `least`: the sureness
+    a reading needs."""
     centres = indices.quads.mean(axis=1)
     in_strip = points_in_quads(centres, whole[None])[:, 0] & ~points_in_quads(centres, card[None])[:, 0]
     ways = [w for k in np.nonzero(in_strip)[0] for w in _placements(card, centres[k], STACK_SIDEWAYS_MM,
@@ -480,9 +499,11 @@ def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, indices:
     outlines = _best_placed(image, ways)
     codes, sure, _ = read_cards_first(image, outlines)
     for i in np.argsort(-sure):
-        if sure[i] < MIN_CONFIDENCE:
+        if sure[i] < least:
             break
-        if codes[i] not in taken and codes[i] not in ("none", "JOKER"):
+        own = codes[i][:-1] in (code[:-1], UPSIDE_DOWN_RANK.get(code[:-1]))
+        under = _inside_share(outlines[i], whole) >= STRIP_CARD_INSIDE
+        if codes[i] not in taken and codes[i] not in ("none", "JOKER") and not own and under:
             return _face_up(codes, outlines, sure, [int(i)])
     return None
 
