@@ -171,9 +171,26 @@ def test_cards_between_two_read_cards_of_a_stack_are_read_where_the_steps_put_th
     assert stack <= {t.code for t in truths}
     walked = {str(c) for c in cards_module.predict(image).codes}
     monkeypatch.setattr(cards_module, "STACK_WALK_READ", 2.0)  # no reading is that sure: no walk
+    monkeypatch.setattr(cards_module, "STACK_AGREED_READ", 2.0)
     unwalked = {str(c) for c in cards_module.predict(image).codes}
     assert {"10C", "KC"} <= walked - unwalked
     assert stack <= walked and walked <= {t.code for t in truths} | {"back"}
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_a_walks_unsure_reading_counts_where_two_placements_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Selection seed 777, scene 1: an 8C between an 8D and a 10C of a stack, read at 0.84 and 0.88 by two
+    placements a few mm apart; neither alone is as sure as STACK_WALK_READ."""
+    import vision.cards as cards_module
+    from vision.evaluate import synthetic_scenes
+
+    *_, image, truths = list(synthetic_scenes(777, 2))[1]
+    assert "8C" in {t.code for t in truths}
+    agreed = [str(c) for c in cards_module.predict(image).codes]
+    monkeypatch.setattr(cards_module, "STACK_AGREED_READ", cards_module.STACK_WALK_READ)
+    alone = [str(c) for c in cards_module.predict(image).codes]
+    assert agreed.count("8C") == 1 and "8C" not in alone
+    assert set(agreed) <= {t.code for t in truths}
 
 
 def test_paper_above_a_card_is_the_strip_of_a_card_under_it() -> None:
@@ -202,6 +219,7 @@ def test_a_weapon_whose_strip_shows_above_its_one_monster_is_read(monkeypatch: p
     assert {"7D", "QS"} <= {t.code for t in truths}
     walked = {str(c) for c in cards_module.predict(image).codes}
     monkeypatch.setattr(cards_module, "STACK_WALK_READ", 2.0)
+    monkeypatch.setattr(cards_module, "STACK_AGREED_READ", 2.0)
     assert {"7D", "QS"} <= walked and "7D" not in {str(c) for c in cards_module.predict(image).codes}
 
 

@@ -70,6 +70,7 @@ PAPER_LAB, PAPER_SHARE = 20.0, 0.6  # a band whose pixels lie this near a card's
 STACK_MOST = 6  # steps between two read cards of a stack at most
 STACK_TURN_DEG = 8.0  # how far two cards of one stack may be turned from each other
 STACK_WALK_READ = 0.9  # a card between two read cards of a stack, read where the steps put it, needs this
+STACK_AGREED_READ = 0.8  # ... or this where another placement a little apart reads it alike (`_agreed`)
 STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this far each way of its index box
 STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far apart (less hides the rank letter;
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
@@ -601,14 +602,23 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     codes, sure, _ = read_cards_first(image, outlines)
     picked: list[int] = []
     for i in np.argsort(-sure):
-        if sure[i] < STACK_WALK_READ:
+        if sure[i] < STACK_AGREED_READ:
             break
+        if sure[i] < STACK_WALK_READ and not _agreed(i, codes, sure, outlines):
+            continue
         if codes[i] in ("none", "JOKER") or codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
             continue
         if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in [*cards.corners, *outlines[picked]]):
             continue
         picked.append(int(i))
     return _face_up(codes, outlines, sure, picked)
+
+
+def _agreed(i: int, codes: list[str], sure: np.ndarray, outlines: np.ndarray) -> bool:
+    """Whether another placement, a little apart from reading `i`'s (under STACK_APART_MM, not the same), reads the
+    same card as surely as STACK_AGREED_READ: two looks agreeing on an unsure index."""
+    return any(j != i and codes[j] == codes[i] and sure[j] >= STACK_AGREED_READ
+               and 0.5 < _index_gap(outlines[i], outlines[j]) < STACK_APART_MM for j in range(len(codes)))
 
 
 def _upright_in(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
