@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.cards.detect import DETECTOR
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, quad_iou
 from vision.cards.grid import cells_beside, map_grid
 from vision.synth.layouts import scoundrel_table, superheld_map
@@ -298,3 +299,31 @@ def test_an_unread_card_is_read_through_its_cell_moved_a_few_pixels() -> None:
     assert out.codes[lost] == truths[lost].code and out.confidence[lost] >= 0.9
     assert quad_iou(out.corners[lost], corners[lost]) > quad_iou(off[lost], corners[lost])
     assert [c for i, c in enumerate(out.codes) if i != lost] == [c for i, c in enumerate(codes) if i != lost]
+
+
+def test_a_reading_off_the_grid_lying_on_a_card_of_the_map_is_dropped() -> None:
+    """A map's card read a second time through an outline half a cell off its grid is one card read twice; a
+    card beside the map (another deck's pile) and a face-down card are kept."""
+    from vision.cards import _off_grid_on_map
+    from vision.detections import CardDetections
+
+    card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
+    quads = np.stack([card, card + [63, 0], card + [20, 30], card + [200, 0], card + [70, 20]])
+    cards = CardDetections(["2D", "AS", "AS", "7C", "back"], quads, np.array([0.96, 0.96, 0.5, 0.9, 0.8], np.float32),
+                           np.array([-1, -1, -1, -1, 0], np.int16), np.zeros(5, bool))
+    held = np.array([True, True, False, False, False])
+    kept, kept_held = _off_grid_on_map(cards, held)
+    assert kept.codes == ["2D", "AS", "7C", "back"] and kept_held.tolist() == [True, True, False, False]
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_a_map_card_read_twice_off_its_grid_is_read_once() -> None:
+    """Selection seed 5353, scene 8: a 2D of a map, read right in its cell and again as the AS through a box half a
+    cell off (the map's own AS read elsewhere)."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (_, _, _, image, truths) = synthetic_scenes(5353, 9)
+    codes = [str(c) for c in predict(image).codes]
+    assert codes.count("AS") == 1 and codes.count("2D") == 1
+    assert set(codes) - {"back"} <= {t.code for t in truths}

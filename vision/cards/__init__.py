@@ -224,7 +224,20 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     if whole:
         cards = _read_jittered(image, grid, cards)
     cards = _once_each(cards)
-    return one_deck(image, cards, grid.holds(cards.centres))
+    held = grid.holds(cards.centres)
+    cards, held = _off_grid_on_map(cards, held)
+    return one_deck(image, cards, held)
+
+
+def _off_grid_on_map(cards: CardDetections, held: np.ndarray) -> tuple[CardDetections, np.ndarray]:
+    """The cards and which the map's grid holds, less the face-up readings off the grid that lie on a card it holds
+    (`_lying_on`): a map's card read a second time through an outline half a cell off (selection seed 5353: a 2D
+    read as the AS through a box 0.32 over it). Cards beside a map (another deck's piles) lie on none of its."""
+    up = np.array([c != "back" for c in cards.codes], bool)
+    if not (up & ~held).any() or not held.any():
+        return cards, held
+    on = _lies_on(cards.corners, cards.corners[held & up]) & up & ~held
+    return cards[~on], held[~on]
 
 
 def _read_jittered(image: np.ndarray, grid: Grid, cards: CardDetections) -> CardDetections:
