@@ -24,7 +24,10 @@ from vision.tiles.reader import PATCH, blue_mask, box_sum, field_threshold, gree
 
 Cell = tuple[int, int]
 MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
-TABLE_EDGE = 0.06  # tiles: how far into the laid squares the table may show at the board's rim
+# tiles into the laid squares that the rim cut takes the table away too: none. A figure on a rim tile's cap city
+# stands 0.14 tile in and crosses the square's side at its waist; a band taken away there (0.06 until round 26)
+# cut it in two, the part over the tile too thin for a candidate. Table showing in a square is a thin strip.
+TABLE_EDGE = 0.0
 RIM_BAND = 0.45  # tiles: how far in from the rim a meeple standing over it reaches
 RIM_LIKE = CANDIDATE_DISTANCES[1]  # Lab units (as the candidates measure) from the table: a colour cut again by the rim
 # a board of n tiles spans at most n + 1 cells across and down together; a grid whose candidates span twice the
@@ -189,8 +192,8 @@ def _off_table(grid: Grid, calibration: Calibration, origins: list[tuple[int, in
     """Where to look again for meeples coloured like the table, those colours, and the table taken away there.
 
     Such a meeple standing over the board's rim (black on dark cloth) joins the table into one blob too
-    large for a meeple; without the table off the tiles (and where it shows in a rim tile's square, the
-    tile laid a little off it) it stands apart, less its part over the table.
+    large for a meeple; without the table off the tiles (`TABLE_EDGE` into the squares) it stands apart, less
+    its part over the table.
     """
     # the table within a candidate cut of the colour: the meeple and the table join into one blob at that cut
     like = {name: lab for name, lab in calibration.colours.items()
