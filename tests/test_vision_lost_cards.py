@@ -19,12 +19,17 @@ def _boxes(*rows: tuple[float, int, float]) -> Boxes:
 def test_a_sure_card_box_only_the_smaller_input_found_is_kept_beside_the_larger_inputs_boxes() -> None:
     from vision.cards import _with_lost_cards
 
+    image = np.full((300, 1100, 3), (40, 120, 40), np.uint8)  # a green cloth
+    for x in (0, 200, 400, 600, 800):  # cards (white) where the boxes lie, but none at 1000
+        image[100:189, x:x + 64] = 255
     larger = _boxes((0, CARD, 0.9), (200, BACK, 0.8), (400, CARD, 0.2), (600, INDEX, 0.7))
-    smaller = _boxes((2, CARD, 0.9), (202, CARD, 0.7), (402, CARD, 0.64), (602, CARD, 0.55), (800, CARD, 0.45))
-    out = _with_lost_cards(larger, smaller)
+    smaller = _boxes((2, CARD, 0.9), (202, CARD, 0.7), (402, CARD, 0.64), (602, CARD, 0.55), (800, CARD, 0.45),
+                     (1000, CARD, 0.9))
+    out = _with_lost_cards(image, larger, smaller)
     assert out.quads[:4].tolist() == larger.quads.tolist()  # the larger input's boxes stay as they are
     # the card at 400 (the larger input unsure of it, 0.2) and at 600 (only an index box there) are added;
-    # those at 0 and 200 are the larger input's card and back; the one at 800 is too unsure (0.45)
+    # those at 0 and 200 are the larger input's card and back; the one at 800 is too unsure (0.45), and the box at
+    # 1000 has the cloth's colour
     assert out.quads[4:, 0, 0].tolist() == [402.0, 602.0]
     assert out.classes[4:].tolist() == [CARD, CARD]
     assert out.scores[4:].tolist() == pytest.approx([0.64, 0.55])
