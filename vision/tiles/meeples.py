@@ -45,6 +45,9 @@ ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to f
 # without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
 DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
 SHAPE_SIDE = 20
+# px per tile of the label map a foot's feature is looked up in: the art paints the catalog's outlines to a
+# sixteenth of a pixel, while a 32 px map rounds each outline to whole pixels, a city's up to 1/32 tile outwards
+FEATURE_MAP = 128
 SPARSE_SIZE = 50_000  # px: masks this large get their blob stats from the blobs' own pixels
 
 
@@ -470,9 +473,9 @@ def _foot_in(crop: np.ndarray, left: int, top: int) -> tuple[float, float]:
 
 def feature_at(letter: str, rotation: int, u: float, v: float) -> str:
     """The feature under point (u, v) of a tile: an edge naming its road or city part, monastery or field."""
-    labels = rotated_feature_map(letter, rotation, 32)
-    x = int(np.clip(u * 32, 0, 31))
-    y = int(np.clip(v * 32, 0, 31))
+    labels = rotated_feature_map(letter, rotation, FEATURE_MAP)
+    x = int(np.clip(u * FEATURE_MAP, 0, FEATURE_MAP - 1))
+    y = int(np.clip(v * FEATURE_MAP, 0, FEATURE_MAP - 1))
     label = int(labels[y, x])
     if label == FIELD_LABEL:
         return "field"
