@@ -18,6 +18,7 @@ TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the tabl
 # from it, true ones 8.2 and more)
 PAPER_SHARE = 0.1  # a card whose middle shows less paper than this may be a back (faces: 0.32 and more on the
 # real tune half's unread cards, but for two dark photos at 0.01-0.02; the backs read as unread faces: 0)
+SAME_BACK = 8.0  # a middle this near a sure back's in the same picture is that design's (two backs of one pile: 2)
 DESIGN_NEAR = 30.0  # ... when its middle is this near a back design's colour (backs 4-24; faces 39 and more)
 TABLE_BIN, TABLE_SHARE = 4, 0.9  # a middle whose pixels lie in (or beside) Lab bins of 4 the table shows, this
 # many, is the table
@@ -68,9 +69,22 @@ def centre_colours(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
 
 def _design_distances(colours: np.ndarray) -> np.ndarray:
     """(N, 2): how far each `centre_colours` lies from each design's (chroma a, b weigh more than lightness)."""
+    return _colour_distances(colours, _references())
+
+
+def _colour_distances(colours: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """(N, M): how far each of `colours` (Lab) lies from each of `others` (chroma a, b weigh more than lightness)."""
     weights = np.array([0.3, 1.0, 1.0], np.float32)
-    return np.sqrt((((np.asarray(colours, np.float32).reshape(-1, 1, 3) - _references()[None]) * weights) ** 2)
-                   .sum(axis=2))
+    diff = np.asarray(colours, np.float32).reshape(-1, 1, 3) - np.asarray(others, np.float32).reshape(1, -1, 3)
+    return np.sqrt(((diff * weights) ** 2).sum(axis=2))
+
+
+def like_backs_seen(colours: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """(N,): which `centre_colours` lie within SAME_BACK of a back's seen in the same picture (`seen`): a back of a
+    design the table already shows, under a light that moves every design's colour alike."""
+    if not len(colours) or not len(seen):
+        return np.zeros(len(colours), bool)
+    return _colour_distances(colours, seen).min(axis=1) < SAME_BACK
 
 
 def back_designs(colours: np.ndarray) -> np.ndarray:
