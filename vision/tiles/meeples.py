@@ -7,6 +7,7 @@ outlines) are dropped by size, which the rectified board fixes in tile units.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -132,14 +133,15 @@ def _nearest_lut(colours: tuple[tuple[str, tuple[float, ...]], ...]) -> tuple[np
 
 def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
                  trace: dict[str, Any] | None = None, lab: np.ndarray | None = None,
-                 again: tuple[np.ndarray, Calibration, np.ndarray] | None = None) -> list[Blob]:
+                 again: tuple[np.ndarray, Calibration, np.ndarray] | None = None,
+                 stands: Callable[[Blob], bool] | None = None) -> list[Blob]:
     """Meeples on the rectified board (`patch` px per tile): coloured candidates, then the verifier decides;
     surest first.
 
     Without the verifier's model file the outline rules decide (size, proportions, legs apart). `lab`, when
     the caller has it, is the board in Lab (uint8) and saves a conversion. `again`: a second mask, the
     colours whose candidates are cut there too (a meeple coloured like the table, without the table) and
-    where that cut took the table away.
+    where that cut took the table away. `stands`: whether a blob's foot stands on a laid tile (`_distinct`).
     """
     model = verifier.load()
     # (mask, colours, cuts, the table the rim cut took away, whether only figures it hides in part count)
@@ -151,7 +153,7 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
     if model is None and trace is None:
         found = [b for mask, cal, *_, hidden_only in masks if not hidden_only
                  for b in candidates(board_bgr, mask, patch, cal, (PIXEL_DISTANCE,), lab)]
-        return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
+        return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found), stands)
     found, bars = [], []
     for mask, cal, cuts, table, hidden_only in masks:
         for b in candidates(board_bgr, mask, patch, cal, cuts, lab, model is None):
@@ -163,11 +165,11 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
         trace["board"] = board_bgr
         trace["candidates"] = found
     if model is None:
-        return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found))
+        return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found), stands)
     scores = verifier.scores(model, board_bgr, found, patch, calibration, lab)
     scores = _second_look(model, board_bgr, found, scores, patch, calibration, lab)
     kept = [(b, s) for b, s, bar in zip(found, scores, bars, strict=True) if s >= bar]
-    return _distinct([b for b, _ in kept], patch, [s for _, s in kept])
+    return _distinct([b for b, _ in kept], patch, [s for _, s in kept], stands)
 
 
 def _bar(blob: Blob, table: np.ndarray | None, patch: int) -> float:
@@ -358,13 +360,16 @@ def _median(values: np.ndarray) -> float:
     return float((middle[half - 1] + middle[half]) / values.dtype.type(2))
 
 
-def _distinct(blobs: list[Blob], patch: int, scores: list[float]) -> list[Blob]:
+def _distinct(blobs: list[Blob], patch: int, scores: list[float], stands: Callable[[Blob], bool] | None = None
+              ) -> list[Blob]:
     """One meeple per spot: a blob and a piece cut from it (or two overlapping pieces) count once, surest first.
 
     Overlapping blobs whose feet lie apart are one too when they share most of the smaller one: a meeple and
     the looser blob that joins it to a roof below (whose foot falls on the next tile down). Each meeple is
     the blob of its group nearest a meeple's usual size (`TYPICAL_AREA`) by ratio: the surest is often a small
-    core cut above the legs, whose foot lies high, and the largest joins the figure's shadow.
+    core cut above the legs, whose foot lies high, and the largest joins the figure's shadow. Where `stands` is
+    given, only blobs whose foot stands on a laid tile are chosen while the group has one: a meeple stands on a
+    tile, and a blob of its group whose foot ends a hair beyond the tile's side would lose it.
     """
     order = sorted(range(len(blobs)), key=lambda i: -scores[i])
     heads: list[Blob] = []
@@ -378,8 +383,14 @@ def _distinct(blobs: list[Blob], patch: int, scores: list[float]) -> list[Blob]:
         else:
             home.append(b)
     unit = float(patch * patch)
-    # nearest by ratio: a core cut to half a meeple's size is as far off as a blob joined to a shadow its size
-    return [min(g, key=lambda m: abs(np.log(int(m.crop.sum()) / unit / TYPICAL_AREA))) for g in groups]
+
+    def off_size(m: Blob) -> float:
+        # by ratio: a core cut to half a meeple's size is as far off as a blob joined to a shadow its size
+        return abs(float(np.log(int(m.crop.sum()) / unit / TYPICAL_AREA)))
+
+    if stands is None:
+        return [min(g, key=off_size) for g in groups]
+    return [g[0] if len(g) == 1 else min(g, key=lambda m: (not stands(m), off_size(m))) for g in groups]
 
 
 def _same_meeple(a: Blob, b: Blob, patch: int) -> bool:

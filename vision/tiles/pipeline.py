@@ -81,12 +81,19 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     box = [(i, j) for j in range(y0, y0 + ny) for i in range(x0, x0 + nx)]
     lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
     unlike_table = table_distance(lab, grid.table_lab) > grid.table_cut
-    cells = _confirmed(unlike_table, grid, box, seen, not_field, blue, x0, y0)
+    cells, blue_only = _confirmed(unlike_table, grid, box, seen, not_field, blue, x0, y0)
     origins = [((i - x0) * PATCH, (j - y0) * PATCH) for i, j in cells]
     # a meeple near a tile's edge stands over the gap and beyond: its head may lie off the laid tiles
     reach = near_cells(origins, board.shape[:2]) & seen
+    # a meeple is the blob of its group whose foot stands on a tile (`meeples._distinct`); a cell only blue shows
+    # may be a blue figure's head over the table, and its foot a hair beyond its own tile's side would stand there
+    laid = set(cells) - blue_only
+
+    def stands(blob: Blob) -> bool:
+        return _locate(upright_foot(blob, to_patch), laid, x0, y0) is not None
+
     blobs = find_meeples(board, reach, PATCH, calibration, trace, lab, _off_table(grid, calibration, origins, reach,
-                                                                                  unlike_table))
+                                                                                  unlike_table), stands)
     beside = np.zeros(board.shape[:2], np.uint8)  # shields that joined a meeple of their colour
     blobs = [_figure_only(blob, to_patch, beside) if _shield_blue(blob, blue) else blob for blob in blobs]
     hidden = np.zeros(board.shape[:2], np.uint8)
@@ -222,8 +229,10 @@ def near_cells(origins: list[tuple[int, int]], shape: tuple[int, int], reach: fl
 
 
 def _confirmed(unlike_table: np.ndarray, grid: Grid, box: list[Cell], seen: np.ndarray, not_field: np.ndarray,
-               blue: np.ndarray, x0: int, y0: int) -> list[Cell]:
-    """Cells that hold a tile: some field or shield, or (for the grid's own candidates) mostly unlike the table.
+               blue: np.ndarray, x0: int, y0: int) -> tuple[list[Cell], set[Cell]]:
+    """Cells that hold a tile: some field or shield, or (for the grid's own candidates) mostly unlike the table;
+    and those of them beyond the grid's candidates that a shield alone shows, which may be a blue figure's head
+    standing over the table (no foot is taken to stand there: `read_board`'s `stands`).
 
     Colour alone confuses a city-covered tile with a wooden table, and a hole in the board with a
     tile; fields and shields settle most cases (a lone C on a table of its colour is still lost).
@@ -249,7 +258,10 @@ def _confirmed(unlike_table: np.ndarray, grid: Grid, box: list[Cell], seen: np.n
     found = np.where(mine, (grass > 0.04) | (shield > 0.003) | (unlike > 0.6), (grass > 0.05) | (shield > 0.006))
     # skin is unlike the table and its rim blends into blue cloth: where an arm lies, only field shows a tile
     found &= np.array([cell not in grid.under_arm for cell in box]) | (grass > 0.05)
-    return [cell for cell, keep in zip(box, whole & found, strict=True) if keep]
+    keep = whole & found
+    blue_only = keep & ~mine & (grass <= 0.05)
+    return ([cell for cell, k in zip(box, keep, strict=True) if k],
+            {cell for cell, k in zip(box, blue_only, strict=True) if k})
 
 
 def _prefiltered(image: np.ndarray, to_patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
