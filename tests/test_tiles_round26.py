@@ -1,5 +1,5 @@
 """Twenty-sixth round (issue 7): a foot's feature is looked up on a fine raster of the catalog's outlines
-(`meeples.FEATURE_MAP`, `matcher.FIELD_MAP`), as the art paints them, not on a 32 px map whose rounding moves every
+(`geometry.FOOT_MAP`, `geometry.foot_pixel`), as the art paints them, not on a 32 px map whose rounding moves every
 outline by up to 1/32 tile (a city's outwards), so a foot just beside a wall or a road's label reads where it
 stands; and the rim cut for meeples coloured like the table takes the table away off the tiles only
 (`pipeline.TABLE_EDGE`), so a figure on a rim tile's cap city, its head over the table, keeps its body.

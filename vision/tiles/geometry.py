@@ -185,6 +185,17 @@ def rotated_feature_map(letter: str, rotation: int, size: int = 32) -> np.ndarra
     return np.rot90(feature_map(letter, size), k=-(rotation // 90))
 
 
+# px per tile of the label maps a meeple's foot is looked up in (`foot_pixel`): the art paints the catalog's
+# outlines to a sixteenth of a pixel, while a 32 px map rounds each outline to whole pixels, a city's up to 1/32
+# tile outwards (round 26)
+FOOT_MAP = 128
+
+
+def foot_pixel(u: float, v: float) -> tuple[int, int]:
+    """The (x, y) pixel of point (u, v) of a tile on a FOOT_MAP label map."""
+    return int(np.clip(u * FOOT_MAP, 0, FOOT_MAP - 1)), int(np.clip(v * FOOT_MAP, 0, FOOT_MAP - 1))
+
+
 def meeple_spots(letter: str) -> list[tuple[str, int, tuple[float, float]]]:
     """(kind, part index, canonical point) where a meeple is usually put on each scoring feature."""
     spots: list[tuple[str, int, tuple[float, float]]] = []

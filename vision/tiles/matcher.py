@@ -16,8 +16,10 @@ import numpy as np
 from vision.tiles.catalog import DIRECTIONS, OPPOSITE, ROTATIONS, STEP, TILES, canonical_rotation, hypotheses
 from vision.tiles.geometry import (
     FIELD_LABEL,
+    FOOT_MAP,
     MONASTERY_HALF,
     ROAD_WIDTH,
+    foot_pixel,
     junction,
     rotate_points,
     rotated_feature_map,
@@ -42,7 +44,6 @@ SHIELD_HALF = 0.09  # half a painted shield's width (tiles)
 SPOT_SEEN = 0.5  # seen share of a shield's spot under which its absence is no evidence against it
 PRIOR_WEIGHT = 0.3
 FIELD_MEEPLE = 0.05  # how often a meeple stands on a field, against a road, city or monastery
-FIELD_MAP = 128  # px per tile of the feature maps meeples' feet are looked up in (as `meeples.FEATURE_MAP`)
 NEIGHBOUR_WEIGHT = 0.6  # how much the neighbour's view of a shared edge counts against the tile's own
 MESSAGE_ROUNDS = 2  # rounds of neighbours telling each other their belief about shared edges
 MESSAGE_WEIGHT = 1.0
@@ -146,8 +147,8 @@ class _Table:
 
 @cache
 def _field_maps() -> np.ndarray:
-    """(hypotheses, FIELD_MAP, FIELD_MAP) bool: where each letter and rotation is field."""
-    return np.stack([rotated_feature_map(letter, r, FIELD_MAP) == FIELD_LABEL for letter, r in _table().keys])
+    """(hypotheses, FOOT_MAP, FOOT_MAP) bool: where each letter and rotation is field."""
+    return np.stack([rotated_feature_map(letter, r, FOOT_MAP) == FIELD_LABEL for letter, r in _table().keys])
 
 
 @cache
@@ -296,7 +297,7 @@ def _scores(f: TileFeatures, edge_ll: np.ndarray, feet: list[tuple[float, float]
     scores = _edge_scores(edge_ll) + t.prior
     fields = _field_maps()
     for u, v in feet:
-        x, y = int(np.clip(u * FIELD_MAP, 0, FIELD_MAP - 1)), int(np.clip(v * FIELD_MAP, 0, FIELD_MAP - 1))
+        x, y = foot_pixel(u, v)
         scores += np.where(fields[:, y, x], np.log(FIELD_MEEPLE), 0.0)
     if not np.isnan(f.centre):
         scores -= (f.centre - t.centre) ** 2 / (2 * SHAPE_SIGMA**2)

@@ -17,7 +17,15 @@ import numpy as np
 
 from vision.tiles import verifier
 from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
-from vision.tiles.geometry import CITY_LABEL, FIELD_LABEL, MONASTERY_LABEL, ROAD_LABEL, rotated_feature_map
+from vision.tiles.geometry import (
+    CITY_LABEL,
+    FIELD_LABEL,
+    FOOT_MAP,
+    MONASTERY_LABEL,
+    ROAD_LABEL,
+    foot_pixel,
+    rotated_feature_map,
+)
 from vision.tiles.geometry import feature_edge as _feature_edge
 from vision.tiles.grid import pixels
 
@@ -46,9 +54,6 @@ ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to f
 # without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
 DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
 SHAPE_SIDE = 20
-# px per tile of the label map a foot's feature is looked up in: the art paints the catalog's outlines to a
-# sixteenth of a pixel, while a 32 px map rounds each outline to whole pixels, a city's up to 1/32 tile outwards
-FEATURE_MAP = 128
 SPARSE_SIZE = 50_000  # px: masks this large get their blob stats from the blobs' own pixels
 
 
@@ -484,10 +489,8 @@ def _foot_in(crop: np.ndarray, left: int, top: int) -> tuple[float, float]:
 
 def feature_at(letter: str, rotation: int, u: float, v: float) -> str:
     """The feature under point (u, v) of a tile: an edge naming its road or city part, monastery or field."""
-    labels = rotated_feature_map(letter, rotation, FEATURE_MAP)
-    x = int(np.clip(u * FEATURE_MAP, 0, FEATURE_MAP - 1))
-    y = int(np.clip(v * FEATURE_MAP, 0, FEATURE_MAP - 1))
-    label = int(labels[y, x])
+    x, y = foot_pixel(u, v)
+    label = int(rotated_feature_map(letter, rotation, FOOT_MAP)[y, x])
     if label == FIELD_LABEL:
         return "field"
     if label == MONASTERY_LABEL:
