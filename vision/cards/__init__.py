@@ -240,9 +240,11 @@ def _off_grid_on_map(cards: CardDetections, held: np.ndarray) -> tuple[CardDetec
     (`_lying_on`): a map's card read a second time through an outline half a cell off (selection seed 5353: a 2D
     read as the AS through a box 0.32 over it). Cards beside a map (another deck's piles) lie on none of its."""
     up = np.array([c != "back" for c in cards.codes], bool)
-    if not (up & ~held).any() or not held.any():
+    off = np.nonzero(up & ~held)[0]
+    if not len(off) or not held.any():
         return cards, held
-    on = _lies_on(cards.corners, cards.corners[held & up]) & up & ~held
+    on = np.zeros(len(cards), bool)
+    on[off] = _lies_on(cards.corners[off], cards.corners[held & up])
     return cards[~on], held[~on]
 
 
