@@ -43,6 +43,8 @@ FINER_EXTRA = 0.08
 THIRD_EXTRA = 0.14
 LINE_NEAR = 0.015  # of a lone tile's side: outline points this near a line lie on it
 LINE_LEAST = 0.2  # of a lone tile's side: the fewest outline points (px) a side of it holds
+SAME_SIDE = np.pi / 4  # radians: lines whose feet from the middle lie this near in direction face one side
+ACROSS = np.radians(30)  # a lone tile's opposite sides run within this of parallel (perspective: up to some 20 degrees)
 LINES_FILL = 0.92  # share of those lines' quadrilateral the mask fills, at least
 LINES_BEYOND = 0.07  # of its area: the most of the mask beyond it (a figure's head and body over the table)
 HULL_FILL = 0.78  # share of its hull a lone tile's mask fills, at least (notches of pale roads and cities)
@@ -495,13 +497,26 @@ def _single_tile(mask: np.ndarray) -> np.ndarray | None:
         return None
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    if max(a, b) / min(a, b) > 1.55:
+    if max(a, b) / min(a, b) > 1.55 or _corner_unseen(quad, opened):
         return None
     centre = quad.mean(axis=0)
     angle = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
     quad = quad[np.argsort(angle)]  # clockwise on screen (y down), starting anywhere
     first = int(np.argmin(quad.sum(axis=1)))
     return np.roll(quad, -first, axis=0)
+
+
+def _corner_unseen(quad: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether a corner lies beyond the picture (by `LINE_NEAR` of its side) while the mask reaches no border: a
+    tile the picture shows whole shows its corners, and a quadrilateral reaching past them spans no tile (the hull's
+    sides along a small board's steps)."""
+    border = mask[[0, -1], :].any() or mask[:, [0, -1]].any()
+    side = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
+    h, w = mask.shape[:2]
+    margin = LINE_NEAR * side
+    outside = (quad[:, 0] < -margin) | (quad[:, 1] < -margin) | (quad[:, 0] > w - 1 + margin) | (
+        quad[:, 1] > h - 1 + margin)
+    return bool(not border and outside.any())
 
 
 def _lines_quad(opened: np.ndarray, largest: float, hull_area: float, quad: np.ndarray | None) -> np.ndarray | None:
@@ -537,16 +552,24 @@ def _outline_lines(contours: list[np.ndarray], side: float, shape: tuple[int, ..
     # (lines, points): which outline points lie on each simplified side's line
     on = np.abs(points @ normal.T - (start * normal).sum(axis=1)).T <= near
     free = inner.copy()
+    centre = points.mean(axis=0)
+    # the side of the middle each line lies on and its direction: a pale road's notch runs along a side, on that
+    # side of the middle, and a figure's shoulder over a side runs across the opposite side, not along it
+    facing = _facing(centre, start, step / length[:, None])
+    heading = np.arctan2(step[:, 1], step[:, 0])
     lines: list[tuple[np.ndarray, np.ndarray]] = []  # (a point, unit direction)
     for _ in range(4):
         counts = (on & free).sum(axis=1) if len(on) else np.zeros(0, int)
+        for p, u in lines:
+            apart = _angle_apart(facing, _facing(centre, p[None], u[None])[0])
+            askew = _angle_apart(2 * heading, 2 * np.arctan2(u[1], u[0])) / 2  # lines: folded to 0..pi/2
+            counts[(apart < SAME_SIDE) | ((apart > np.pi - SAME_SIDE) & (askew > ACROSS))] = 0
         if len(counts) == 0 or counts.max() < LINE_LEAST * side:
             return None
         best = on[int(np.argmax(counts))] & free
         vx, vy, x, y = cv2.fitLine(points[best].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x, y], np.float64), np.array([vx, vy], np.float64)))
         free &= ~best
-    centre = points.mean(axis=0)
     lines.sort(key=lambda line: float(np.arctan2(*(_foot_of(centre, line) - centre)[::-1])))
     corners = []
     for (p, u), (q, v) in zip(lines, lines[1:] + lines[:1], strict=True):
@@ -556,6 +579,17 @@ def _outline_lines(contours: list[np.ndarray], side: float, shape: tuple[int, ..
         s, _ = np.linalg.solve(m, q - p)
         corners.append(p + s * u)
     return np.array(corners)
+
+
+def _facing(centre: np.ndarray, start: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """Angles (radians) from `centre` to the nearest point of each line (points `start`, unit `direction`)."""
+    foot = start + ((centre - start) * direction).sum(axis=1)[:, None] * direction
+    return np.arctan2(foot[:, 1] - centre[1], foot[:, 0] - centre[0])
+
+
+def _angle_apart(a: np.ndarray, b: float) -> np.ndarray:
+    """|a - b| in radians, folded to 0..pi."""
+    return np.abs((a - b + np.pi) % (2 * np.pi) - np.pi)
 
 
 def _holds_tile(quad: np.ndarray, mask: np.ndarray) -> bool:

@@ -38,6 +38,8 @@ SAME_SPOT = 0.2  # tiles between the feet of two blobs that are one meeple
 SHARED_BLOB = 0.5  # share of the smaller of two overlapping blobs they share, beyond which they are one meeple
 RECHECK = 0.2  # verifier score from which an unsure candidate is looked at again (`_second_look`)
 SURE = 0.9  # verifier score of the meeples that show how the board shows their colour
+GAINED_REACH = 0.25  # tiles around the pixels the board's colour gains that its meeples are cut in
+BOARD_SHIFT = 10.0  # Lab units between a colour as the board shows it and as calibrated, from which it is cut again
 RECHECK_BAR = 0.8  # what the second look must reach: higher than the first cut, it is a second chance
 RIM_DISTANCES = CANDIDATE_DISTANCES[:1]  # a colour like the table, cut again without the table: the tightest only
 RIM_BAR = RECHECK  # verifier score that keeps a figure of the table's colour whose outline the table hides in part
@@ -171,10 +173,60 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
         trace["candidates"] = found
     if model is None:
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found), stands)
+    if lab is None:
+        lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
     scores = verifier.scores(model, board_bgr, found, patch, calibration, lab)
-    scores = _second_look(model, board_bgr, found, scores, patch, calibration, lab)
+    # each colour as the board's sure meeples show it
+    shown = _board_colours([b for b, s in zip(found, scores, strict=True) if s >= SURE], patch, calibration, lab,
+                           [s for s in scores if s >= SURE])
+    scores = _second_look(model, board_bgr, found, scores, patch, calibration, lab, shown)
     kept = [(b, s) for b, s, bar in zip(found, scores, bars, strict=True) if s >= bar]
+    kept += _board_cut(model, board_bgr, near_tiles, [b for b, _ in kept], patch, calibration, lab, shown)
     return _distinct([b for b, _ in kept], patch, [s for _, s in kept], stands)
+
+
+def _board_cut(model: verifier.Verifier, board_bgr: np.ndarray, near_tiles: np.ndarray, kept: list[Blob], patch: int,
+               calibration: Calibration, lab: np.ndarray, shown: dict[str, np.ndarray]) -> list[tuple[Blob, float]]:
+    """Meeples cut at the colour the board shows (`shown`: `_board_colours`) where it lies `BOARD_SHIFT` or more
+    from the calibrated one, around the pixels that colour gains (`_gained`), each kept at `SURE` (as sure as the
+    meeples that show that colour) with its closeness measured to that colour, and none overlapping a meeple kept.
+
+    Under a cast the calibration shot does not share, a meeple's paint can lie so far off its calibrated colour that
+    no candidate is cut for it (its blob's median fails the bar), and the second look never sees it; the board's
+    sure meeples of that colour show where its paint lies.
+    """
+    out: list[tuple[Blob, float]] = []
+    index = None
+    for name, colour in shown.items():
+        calibrated = np.asarray(calibration.colours[name], np.float32)
+        if float(_distance(colour, calibrated)) < BOARD_SHIFT:
+            continue
+        index = _lut_index(lab) if index is None else index
+        around = _gained(near_tiles, index, colour, calibrated, patch)
+        moved = Calibration({**calibration.colours, name: colour})
+        blobs = [] if around is None else [
+            b for b in candidates(board_bgr, around, patch, moved, CANDIDATE_DISTANCES, lab, False, name, index)
+            if not any(_overlap(b, k) for k in kept)]
+        if blobs:
+            again = verifier.scores(model, board_bgr, blobs, patch, calibration, lab, np.array([colour] * len(blobs)))
+            out += [(b, s) for b, s in zip(blobs, again, strict=True) if s >= SURE]
+    return out
+
+
+def _gained(near_tiles: np.ndarray, index: np.ndarray, colour: np.ndarray, calibrated: np.ndarray, patch: int
+            ) -> np.ndarray | None:
+    """The board px within `GAINED_REACH` of those a colour as the board shows it takes in at the middle cut
+    (`PIXEL_DISTANCE`) and its calibrated colour did not (specks opened away), or None when there are none: a
+    meeple that was no candidate lies there, and cutting only there keeps the second cut cheap."""
+    def near(lab: np.ndarray) -> np.ndarray:
+        return np.take(_nearest_lut((("", tuple(map(float, lab))),))[1], index) < PIXEL_DISTANCE
+
+    gained = (near_tiles & near(colour) & ~near(calibrated)).view(np.uint8)
+    gained = cv2.morphologyEx(gained, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+    if not gained.any():
+        return None
+    reach = 2 * round(GAINED_REACH * patch) + 1
+    return near_tiles & (cv2.dilate(gained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))) > 0)
 
 
 def _bar(blob: Blob, table: np.ndarray | None, patch: int) -> float:
@@ -198,20 +250,16 @@ def _bar(blob: Blob, table: np.ndarray | None, patch: int) -> float:
 
 
 def _second_look(model: verifier.Verifier, board_bgr: np.ndarray, found: list[Blob], scores: list[float],
-                 patch: int, calibration: Calibration, lab: np.ndarray | None) -> list[float]:
+                 patch: int, calibration: Calibration, lab: np.ndarray, shown: dict[str, np.ndarray]) -> list[float]:
     """Scores again the unsure candidates of a colour the verifier is sure of elsewhere on the board, with that
-    colour as the board shows it; a candidate is kept when the second look reaches `RECHECK_BAR`.
+    colour as the board shows it (`shown`: `_board_colours`); a candidate is kept when the second look reaches
+    `RECHECK_BAR`.
 
     A meeple on the board lies from its calibrated colour by its own paint and by what the calibration shot and
     the board do not share (light, colour cast, the calibration meeple's own paint), and the verifier's
     closeness channel then reads it as paint. The board's sure meeples of its colour share the second part.
     """
     unsure = [k for k, s in enumerate(scores) if RECHECK <= s < verifier.THRESHOLD]
-    if not unsure:
-        return scores
-    shown = _board_colours([b for b, s in zip(found, scores, strict=True) if s >= SURE], patch, calibration,
-                          lab if lab is not None else cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB),
-                          [s for s in scores if s >= SURE])
     unsure = [k for k in unsure if found[k].colour in shown]
     if not unsure:
         return scores
@@ -242,24 +290,27 @@ def _board_colours(sure: list[Blob], patch: int, calibration: Calibration, lab: 
 
 def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibration: Calibration,
                distances: tuple[float, ...] = CANDIDATE_DISTANCES, lab: np.ndarray | None = None,
-               rules: bool = True) -> list[Blob]:
+               rules: bool = True, only: str | None = None, index: np.ndarray | None = None) -> list[Blob]:
     """Blobs of a calibrated colour and about a meeple's size, whole and cut at thin bridges (permissive).
 
     Several colour distances: a tight one parts a meeple from art of a like colour (a red meeple on a
     red-roofed city), a loose one keeps a blurred or shaded one whole. `rules`: whether to judge each
     candidate by the outline rules too (`Blob.rule_ok`; the verifier, when there is one, decides alone).
+    `only`: the one colour whose candidates are wanted (pixels still go to their nearest calibrated colour);
+    `index`: the board's `_lut_index`, when the caller has it.
     """
     if lab is None:
         lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
     nearest_lut, dist_lut = _nearest_lut(tuple((n, tuple(map(float, c))) for n, c in calibration.colours.items()))
-    q = lab >> 3
-    index = (q[..., 0].astype(np.uint16) << 10) | (q[..., 1].astype(np.uint16) << 5) | q[..., 2]  # 15 bits
+    index = _lut_index(lab) if index is None else index
     distance = np.take(dist_lut, index)  # np.take: twice as fast as indexing over a whole board
     nearest = np.take(nearest_lut, index)
     loosest = max(distances)
     within = near_tiles & (distance < loosest)
     blobs: list[Blob] = []
     for k, name in enumerate(calibration.colours):
+        if only is not None and name != only:
+            continue
         # tighter masks are subsets of the loosest one: label the board once, the rest within each blob's box
         loose = within & (nearest == k)
         rows, cols = np.flatnonzero(loose.any(axis=1)), np.flatnonzero(loose.any(axis=0))
@@ -290,6 +341,12 @@ def candidates(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, calibr
                                        BLOB_DISTANCE * limit / PIXEL_DISTANCE, known if limit == loosest else None,
                                        rules)
     return blobs
+
+
+def _lut_index(lab: np.ndarray) -> np.ndarray:
+    """Each Lab (uint8) pixel's cell of `_nearest_lut`'s 8 x 8 x 8 unit tables (15 bits)."""
+    q = lab >> 3
+    return (q[..., 0].astype(np.uint16) << 10) | (q[..., 1].astype(np.uint16) << 5) | q[..., 2]
 
 
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
