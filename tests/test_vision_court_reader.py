@@ -1,12 +1,22 @@
 """The court reader (session 12): a face read as a court card is read again through a larger crop, and the two
-readings' geometric mean counts; every other face keeps the small reader's reading."""
+readings' weighted geometric mean counts, the court reader weighing more (session 18); every other face keeps the
+small reader's reading."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop
-from vision.cards.identity import COURT_READER, COURTS, FACE_READER, _classifier, classify, read_faces
+from vision.cards.identity import (
+    COURT_READER,
+    COURT_SHARE,
+    COURTS,
+    FACE_READER,
+    _classifier,
+    classify,
+    read_faces,
+    with_court,
+)
 from vision.cards.labels import CROP_CLASSES
 from vision.synth.cards import card_height, render_face
 from vision.synth.scene import paste_card
@@ -47,3 +57,18 @@ def test_courts_are_read_again_and_other_faces_are_left_alone() -> None:
     assert np.allclose(faces.sum(axis=1), 1.0, atol=1e-4)
     read = [CROP_CLASSES[k] for k in faces.argmax(axis=1)]
     assert sum(r == c for r, c in zip(read, CODES, strict=True)) >= 9, read
+
+
+def test_where_the_readers_disagree_the_court_reader_weighs_more() -> None:
+    """The face reader takes the card for a QH at 0.8, the court reader for a JH at 0.7: an even geometric mean
+    would keep the QH (0.49 against 0.37), the court reader's larger share reads the JH it reads right more often."""
+    qh, jh = CROP_CLASSES.index("QH"), CROP_CLASSES.index("JH")
+    face, court = np.zeros((1, len(CROP_CLASSES))), np.zeros((1, len(CROP_CLASSES)))
+    face[0, [qh, jh]] = 0.8, 0.2
+    court[0, [qh, jh]] = 0.3, 0.7
+    both = with_court(face, court)
+    assert COURT_SHARE > 0.5
+    assert both[0].argmax() == jh
+    assert np.isclose(both.sum(), 1.0)
+    odds = (0.7 / 0.3) ** COURT_SHARE * (0.2 / 0.8) ** (1 - COURT_SHARE)
+    assert np.isclose(both[0, jh] / both[0, qh], odds)

@@ -29,6 +29,14 @@ faces_*.npz), then of seeds 6 to 10:
     nice -n 10 python -m vision.train.classifier /tmp/court/all5 models/cards-face-court.onnx --kind court \
         --courts --epochs 3 --init /tmp/court/court13.onnx --real ../shared/data/real-cards-dev --skew 6
 
+Session 18 tuned it once more on fresh courts: `datasets/cards/synth-court.yaml` with `seed: 11`, 12 and 13 (each
+seed into its own folder, their faces_*.npz linked into /tmp/court/all3), then from the shipped reader:
+
+    nice -n 2 python -m vision.train.classifier /tmp/court/all3 /tmp/court/court18.onnx --kind court --courts \
+        --epochs 3 --threads 2 --init models/cards-face-court.onnx --real ../shared/data/real-cards-dev --skew 6
+
+and copied to `models/cards-face-court.onnx` (its int8 copy by `vision.train.quantize`, see `models/cards.md`).
+
 The crops come from `vision.synth.generate` (crops_*.npz, faces_*.npz). The network is small on purpose: one
 batch of 56 crops must take a few milliseconds on this CPU.
 """
