@@ -27,8 +27,9 @@ COURTS = np.array([c[:-1] in ("J", "Q", "K") for c in CROP_CLASSES])  # the clas
 SURE_READING = 0.9  # a card read this surely from its first corner and face is not read at its other corner
 FACE_WEIGHT = 1.0  # exponent of the face reader's probabilities in the product with the index's
 COURT_SHARE = 0.75  # the court reader's share of a court face's reading (the face reader's is the rest): on the
-# faces of generator seeds 11-13 it reads courts right 95% of the time, the face reader 70% (session 18: selection
-# sets 65 -> 61 errors and the ten measurement seeds 106 -> 104 against an even share; `models/cards.md`)
+# faces of generator seeds 11-13 it reads courts right 95% of the time, the face reader 70% (session 18, with its
+# reader of seeds 11-13: selection sets 65 -> 61 errors, the ten measurement seeds 106 -> 104 against an even share;
+# `models/cards.md`)
 ZOOMS = (1.0, 1.6)  # crop scales tried per corner: 1.6 takes in a real deck's larger index ("10" cut to "1")
 ZOOM_CARD_PX = 55.0  # the first corner of a card left unsure is read at the other zooms only if it is this wide
 # (px): a smaller card's index is unreadable and its zoomed crop read as garbage. Selection sets: seed 777 card
