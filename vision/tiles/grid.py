@@ -44,7 +44,7 @@ THIRD_EXTRA = 0.14
 LINE_NEAR = 0.015  # of a lone tile's side: outline points this near a line lie on it
 LINE_LEAST = 0.2  # of a lone tile's side: the fewest outline points (px) a side of it holds
 SAME_SIDE = np.pi / 4  # radians: lines whose feet from the middle lie this near in direction face one side
-ACROSS = np.radians(30)  # a lone tile's opposite sides run within this of parallel (perspective: up to some 20 degrees)
+ACROSS = 30.0  # degrees: a lone tile's opposite sides run within this of parallel (perspective: up to some 20)
 LINES_FILL = 0.92  # share of those lines' quadrilateral the mask fills, at least
 LINES_BEYOND = 0.07  # of its area: the most of the mask beyond it (a figure's head and body over the table)
 HULL_FILL = 0.78  # share of its hull a lone tile's mask fills, at least (notches of pale roads and cities)
@@ -556,23 +556,24 @@ def _outline_lines(contours: list[np.ndarray], side: float, shape: tuple[int, ..
     # the side of the middle each line lies on and its direction: a pale road's notch runs along a side, on that
     # side of the middle, and a figure's shoulder over a side runs across the opposite side, not along it
     facing = _facing(centre, start, step / length[:, None])
-    heading = np.arctan2(step[:, 1], step[:, 0])
-    lines: list[tuple[np.ndarray, np.ndarray]] = []  # (a point, unit direction)
+    heading = np.degrees(np.arctan2(step[:, 1], step[:, 0]))
+    lines: list[tuple[float, np.ndarray, np.ndarray]] = []  # (the angle it faces, a point, unit direction)
     for _ in range(4):
         counts = (on & free).sum(axis=1) if len(on) else np.zeros(0, int)
-        for p, u in lines:
-            apart = _angle_apart(facing, _facing(centre, p[None], u[None])[0])
-            askew = _angle_apart(2 * heading, 2 * np.arctan2(u[1], u[0])) / 2  # lines: folded to 0..pi/2
+        for toward, _, u in lines:
+            apart = _angle_apart(facing, toward)
+            askew = _angle_diff(heading, float(np.degrees(np.arctan2(u[1], u[0]))))
             counts[(apart < SAME_SIDE) | ((apart > np.pi - SAME_SIDE) & (askew > ACROSS))] = 0
         if len(counts) == 0 or counts.max() < LINE_LEAST * side:
             return None
         best = on[int(np.argmax(counts))] & free
         vx, vy, x, y = cv2.fitLine(points[best].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x, y], np.float64), np.array([vx, vy], np.float64)))
+        p, u = np.array([x, y], np.float64), np.array([vx, vy], np.float64)
+        lines.append((float(_facing(centre, p[None], u[None])[0]), p, u))
         free &= ~best
-    lines.sort(key=lambda line: float(np.arctan2(*(_foot_of(centre, line) - centre)[::-1])))
+    lines.sort(key=lambda line: line[0])
     corners = []
-    for (p, u), (q, v) in zip(lines, lines[1:] + lines[:1], strict=True):
+    for (_, p, u), (_, q, v) in zip(lines, lines[1:] + lines[:1], strict=True):
         m = np.array([u, -v]).T
         if abs(np.linalg.det(m)) < 0.3:  # lines within some 17 degrees of parallel meet nowhere near a corner
             return None
@@ -601,12 +602,6 @@ def _holds_tile(quad: np.ndarray, mask: np.ndarray) -> bool:
     shown = mask > 0
     within = int((shown & (inside > 0)).sum())
     return within >= LINES_FILL * area and int(shown.sum()) - within <= LINES_BEYOND * area
-
-
-def _foot_of(point: np.ndarray, line: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """The point of a line (a point, unit direction) nearest `point`."""
-    p, u = line
-    return p + ((point - p) @ u) * u
 
 
 def _on_sides(quad: np.ndarray, contours: list[np.ndarray], side: float) -> int:
