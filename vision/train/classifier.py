@@ -35,9 +35,9 @@ seed into its own folder, their faces_*.npz linked into /tmp/court/all3), then f
     nice -n 2 python -m vision.train.classifier /tmp/court/all3 /tmp/court/court18.onnx --kind court --courts \
         --epochs 3 --threads 2 --init models/cards-face-court.onnx --real ../shared/data/real-cards-dev --skew 6
 
-then with seeds 14 and 15 too (/tmp/court/all5):
+then with seeds 14 and 15 too (the five seeds linked into /tmp/court/s11-15):
 
-    nice -n 2 python -m vision.train.classifier /tmp/court/all5 /tmp/court/court18b.onnx --kind court --courts \
+    nice -n 2 python -m vision.train.classifier /tmp/court/s11-15 /tmp/court/court18b.onnx --kind court --courts \
         --epochs 2 --threads 2 --init /tmp/court/court18.onnx --real ../shared/data/real-cards-dev --skew 6
 
 and copied to `models/cards-face-court.onnx` (its int8 copy by `vision.train.quantize`, see `models/cards.md`).
