@@ -138,3 +138,29 @@ def test_vision_eval_lists_synthetic_failures_as_many_as_it_counts() -> None:
     assert kinds.count("extra") == syn["false_positives"] and len(kinds) > 0
     text = subprocess.run(base, capture_output=True, text=True, timeout=300).stdout
     assert text.count("\n  scene ") == len(kinds)
+
+
+def test_a_covered_card_read_right_is_no_extra_card_but_read_twice_or_wrong_is() -> None:
+    """A card a player need not see (a quarter of it shows, its index hidden) read right on its outline is seen
+    beyond what is asked, not a false positive; a second reading of it, or a reading naming another card, is."""
+    from vision.evaluate import match_cards, scene_failures
+    from vision.synth.scene import CardTruth
+    from vision.truth import must_see
+
+    square = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
+    shown = CardTruth("5H", 0, square, 0.95, [square[:1]], [1.0])
+    covered = CardTruth("9C", 0, square + [200, 0], 0.25, [square[:1] + [200, 0]], [0.1])
+    assert must_see(shown) and not must_see(covered)
+
+    def dets(codes: list[str], shifts: list[int]) -> CardDetections:
+        corners = np.stack([square + [dx, 0] for dx in shifts]).astype(np.float32)
+        n = len(codes)
+        return CardDetections(codes, corners, np.full(n, 0.9, np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
+
+    truths = [shown, covered]
+    assert match_cards(dets(["5H", "9C"], [0, 200]), truths)[:3] == (1, 0, 0)
+    twice = dets(["5H", "9C", "9C"], [0, 200, 202])
+    assert match_cards(twice, truths)[:3] == (1, 0, 1)
+    listed = scene_failures(0, "loose", 0, truths, twice, match_cards(twice, truths)[3])
+    assert [(f["kind"], f["read"]) for f in listed] == [("extra", "9C")]
+    assert match_cards(dets(["5H", "8C"], [0, 200]), truths)[:3] == (1, 0, 1)

@@ -163,25 +163,35 @@ def _extra(dets: CardDetections, boxes: list, used: set[int], missed: list) -> i
 
 
 def match_cards(dets: CardDetections, truths: list, iou: float = 0.5) -> tuple[int, int, int, dict[int, int]]:
-    """Greedy outline matching; returns (right, wrong code, false positives, truth index -> detection index)."""
-    wanted = [i for i, t in enumerate(truths) if must_see(t)]
-    pairs = sorted(((quad_iou(truths[i].corners, d), i, k) for i in wanted for k, d in enumerate(dets.corners)),
-                   reverse=True)
-    taken_t: set[int] = set()
-    taken_d: set[int] = set()
-    mapping: dict[int, int] = {}
-    for value, i, k in pairs:
-        if value < iou:
-            break
-        if i in taken_t or k in taken_d:
-            continue
-        taken_t.add(i)
-        taken_d.add(k)
-        mapping[i] = k
+    """Greedy outline matching; returns (right, wrong code, false positives, truth index -> detection index).
+    A reading of a card too covered to count (`seen_beyond`) is no false positive."""
+    mapping = _greedy([(quad_iou(t.corners, d), i, k) for i, t in enumerate(truths) if must_see(t)
+                       for k, d in enumerate(dets.corners)], iou)
     right = sum(1 for i, k in mapping.items() if dets.codes[k] == truths[i].code)
     wrong = len(mapping) - right
-    extra = len(dets) - len(mapping)
+    extra = len(dets) - len(mapping) - len(seen_beyond(dets, truths, mapping, iou))
     return right, wrong, extra, mapping
+
+
+def seen_beyond(dets: CardDetections, truths: list, mapping: dict[int, int], iou: float = 0.5) -> set[int]:
+    """The readings matched to no card a player must see (`must_see`) that name, on its outline, a card lying
+    there all the same (too covered to count as missed): a card seen beyond what is asked is no extra card,
+    and a card read twice is still one."""
+    used = set(mapping.values())
+    return set(_greedy([(quad_iou(t.corners, dets.corners[k]), i, k) for i, t in enumerate(truths)
+                        if not must_see(t) for k in range(len(dets)) if k not in used and dets.codes[k] == t.code],
+                       iou).values())
+
+
+def _greedy(pairs: list[tuple[float, int, int]], iou: float) -> dict[int, int]:
+    """(overlap, truth, reading) pairs taken best first, each truth and reading once, down to `iou`."""
+    mapping: dict[int, int] = {}
+    for value, i, k in sorted(pairs, reverse=True):
+        if value < iou:
+            break
+        if i not in mapping and k not in mapping.values():
+            mapping[i] = k
+    return mapping
 
 
 def _layout_right(kind: str, truth: dict, truths: list, dets: CardDetections, mapping: dict[int, int],
@@ -218,7 +228,7 @@ def scene_failures(scene: int, kind: str, style: int, truths: list, dets: CardDe
         if near[1] >= 0:
             missed.update(read=dets.codes[near[1]], iou=round(near[0], 2))
         out.append(missed)
-    matched = set(mapping.values())
+    matched = set(mapping.values()) | seen_beyond(dets, truths, mapping)
     for k in range(len(dets)):
         if k not in matched:
             near_truth = max(((quad_iou(t.corners, dets.corners[k]), t.code) for t in truths), default=(0.0, ""))
