@@ -164,3 +164,13 @@ def test_a_covered_card_read_right_is_no_extra_card_but_read_twice_or_wrong_is()
     listed = scene_failures(0, "loose", 0, truths, twice, match_cards(twice, truths)[3])
     assert [(f["kind"], f["read"]) for f in listed] == [("extra", "9C")]
     assert match_cards(dets(["5H", "8C"], [0, 200]), truths)[:3] == (1, 0, 1)
+
+
+def test_vision_eval_with_an_empty_court_art_folder_names_the_command(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "companion", "vision-eval", "--real", "/nonexistent", "--scenes",
+                           "1", "--court-art", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "no court pictures" in done.stderr and "python -m vision.synth.court_art" in done.stderr

@@ -23,6 +23,7 @@ from vision.homography import table_homography
 from vision.layout import scoundrel_zones, superheld_map
 from vision.real_photos import RANK_NAMES, labelled_photos
 from vision.synth.cards import face_style
+from vision.synth.court_art import COURT_ART
 from vision.synth.fonts import missing_index_fonts
 from vision.synth.layouts import scoundrel_table
 from vision.synth.layouts import superheld_map as superheld_layout
@@ -238,13 +239,15 @@ def scene_failures(scene: int, kind: str, style: int, truths: list, dets: CardDe
     return out
 
 
-def synthetic_scenes(seed: int, scenes: int) -> Iterator[tuple[str, int, dict[str, Any], np.ndarray, list]]:
+def synthetic_scenes(seed: int, scenes: int,
+                     court_art: bool = False) -> Iterator[tuple[str, int, dict[str, Any], np.ndarray, list]]:
     """The held-out scenes of a seed, in turn: a Superheld map (under a hand now and then), then a Scoundrel
-    table, each (kind, deck style, layout truth, image, card truths); every fourth pair in the plain deck."""
+    table, each (kind, deck style, layout truth, image, card truths); every fourth pair in the plain deck.
+    `court_art`: the same scenes, the random decks printing their courts (`vision.synth.court_art`)."""
     rng = np.random.default_rng(seed)
     for n in range(scenes):
         kind = "superheld" if n % 2 == 0 else "scoundrel"
-        style = 0 if n % 4 < 2 else int(rng.integers(1, 200))
+        style = 0 if n % 4 < 2 else int(rng.integers(1, 200)) + (COURT_ART if court_art else 0)
         if kind == "superheld":
             placements, truth = superheld_layout(rng, n=int(rng.integers(12, 49)), style=style)
             image, truths, _ = compose(placements, rng, hands=int(rng.random() < 0.3), max_tilt=0.35,
@@ -255,14 +258,14 @@ def synthetic_scenes(seed: int, scenes: int) -> Iterator[tuple[str, int, dict[st
         yield kind, style, truth, image, truths
 
 
-def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606,
-                       failures: bool = False) -> dict[str, Any]:
+def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606, failures: bool = False,
+                       court_art: bool = False) -> dict[str, Any]:
     """Held-out scenes (a seed the training set never used): maps, Scoundrel tables with fans, piles, hands.
     `failures`: also list each card missed, read wrong or extra (`scene_failures`)."""
     total = right = wrong = missed = extra = 0
     layouts_right = {"superheld": [0, 0], "scoundrel": [0, 0]}
     listed: list[dict[str, Any]] = []
-    for n, (kind, style, truth, image, truths) in enumerate(synthetic_scenes(seed, scenes)):
+    for n, (kind, style, truth, image, truths) in enumerate(synthetic_scenes(seed, scenes, court_art)):
         dets = predict(image)
         r, w, e, mapping = match_cards(dets, truths)
         if failures:
@@ -276,7 +279,8 @@ def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606,
         layouts_right[kind][1] += 1
         layouts_right[kind][0] += int(_layout_right(kind, truth, truths, dets, mapping, image.shape))
     errors = wrong + missed + extra
-    figures = {"scenes": scenes, "seed": seed, "cards": total, "right": right, "wrong_code": wrong, "missed": missed,
+    figures = {"scenes": scenes, "seed": seed, "court_art": court_art, "cards": total, "right": right,
+               "wrong_code": wrong, "missed": missed,
                "false_positives": extra, "card_error": round(errors / max(1, total), 4),
                "layout_exact": {k: round(v[0] / max(1, v[1]), 3) for k, v in layouts_right.items()},
                "layout_exact_all": round(sum(v[0] for v in layouts_right.values()) / max(1, scenes), 3),

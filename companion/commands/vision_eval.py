@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "only) and synthetic ones (look into selection seeds only)")
     p.add_argument("--whole-cards", action="store_true",
                    help="also read the real cards nothing covers through their whole outlines: the readers alone")
+    p.add_argument("--court-art", type=Path, default=None, metavar="DIR",
+                   help="draw the synthetic scenes' random decks with the printed courts in DIR "
+                        "(python -m vision.synth.court_art DIR)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -34,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.cards import predict
     from vision.evaluate import evaluate_real, evaluate_synthetic, whole_card_reading
+    from vision.synth import court_art
 
     result: dict[str, object] = {}
     failures: list[dict[str, object]] = []
@@ -49,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             result["real"] = f"skipped: {args.real} is not a folder"
         if args.scenes > 0:
-            result["synthetic"] = evaluate_synthetic(predict, args.scenes, seed=args.seed, failures=args.failures)
+            if args.court_art is not None:
+                court_art.use(args.court_art)
+            result["synthetic"] = evaluate_synthetic(predict, args.scenes, seed=args.seed, failures=args.failures,
+                                                     court_art=args.court_art is not None)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
@@ -72,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {f['kind']:7} {f['rank']:>2} in {f['image']} box {f['box']}{seen}")
     syn = result.get("synthetic")
     if isinstance(syn, dict):
-        print(f"synthetic held-out ({syn['scenes']} scenes of seed {syn['seed']}, {syn['cards']} cards): "
+        art = ", printed courts" if syn.get("court_art") else ""
+        print(f"synthetic held-out ({syn['scenes']} scenes of seed {syn['seed']}{art}, {syn['cards']} cards): "
               f"card error {syn['card_error']:.2%} "
               f"(wrong {syn['wrong_code']}, missed {syn['missed']}, extra {syn['false_positives']}); "
               f"layout exactly right {syn['layout_exact_all']:.0%} {syn['layout_exact']}")

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
+from vision.synth.court_art import COURT_ART, picture
 from vision.synth.fonts import ACE_LETTERS, COURT_LETTERS, SUIT_GLYPHS, TEN_LETTERS, font, index_fonts, rank_label
 
 CARD_W_MM, CARD_H_MM = 63.0, 88.0
@@ -80,6 +81,8 @@ BIG_INDEX_MM = ((7.5, 9.5), (4.5, 6.0), (5.5, 7.0), (3.0, 5.0), (0.65, 0.95))  #
 @cache
 def face_style(style: int = 0) -> FaceStyle:
     """Deck `style`: 0 is a plain English deck, any other number a reproducible random one."""
+    if style >= COURT_ART:  # the same deck, its courts printed (`_draw_court_art`)
+        return face_style(style - COURT_ART)
     if style >= BIG_INDEX:
         return _big_index(face_style(style - BIG_INDEX), style)
     fonts = index_fonts()
@@ -247,11 +250,14 @@ def _draw_pips(c: _Canvas, style: FaceStyle, rank: str, suit: str, colour: tuple
         c.suit(centre, suit, size, style, colour, upside_down=py > 0.5)
 
 
+COURT_FRAME_MM = (11.5, 9.0, CARD_W_MM - 11.5, CARD_H_MM - 9.0)  # x0, y0, x1, y1 of a court's picture
+
+
 def _draw_court(c: _Canvas, style: FaceStyle, label: str, suit: str, colour: tuple[int, int, int],
                 seed: int) -> None:
     """An abstract court figure in a frame: coloured blocks, the big letter, the suit."""
     rng = np.random.default_rng(seed)
-    fx0, fy0, fx1, fy1 = 11.5, 9.0, CARD_W_MM - 11.5, CARD_H_MM - 9.0
+    fx0, fy0, fx1, fy1 = COURT_FRAME_MM
     c.draw.rectangle([c.px(fx0), c.px(fy0), c.px(fx1), c.px(fy1)], outline=colour, width=max(1, int(c.px(0.5))))
     palette = style.court_palette
     for _ in range(7):
@@ -265,6 +271,15 @@ def _draw_court(c: _Canvas, style: FaceStyle, label: str, suit: str, colour: tup
         shape(mirrored, fill=fill)
     c.text((CARD_W_MM / 2, CARD_H_MM / 2 - 2), label, style.font, 10.0, colour, anchor="ms")
     c.suit((CARD_W_MM / 2, CARD_H_MM / 2 + 6), suit, 7.0, style, colour)
+
+
+def _draw_court_art(c: _Canvas, code: str, style: int, colour: tuple[int, int, int]) -> None:
+    """A printed court picture (`court_art.picture`) in the frame, as real decks print their courts."""
+    box = [round(c.px(v)) for v in COURT_FRAME_MM]
+    art = cv2.resize(picture(code, style), (box[2] - box[0], box[3] - box[1]), interpolation=cv2.INTER_AREA)
+    art = (art * (np.array(c.image.getpixel((0, 0))) / 255.0)).astype(np.uint8)  # its white is the deck's paper
+    c.image.paste(Image.fromarray(art), (box[0], box[1]))
+    c.draw.rectangle(box, outline=colour, width=max(1, int(c.px(0.3))))
 
 
 def _finish(c: _Canvas, width: int, radius_mm: float) -> np.ndarray:
@@ -311,6 +326,8 @@ def _render_face(code: str, style: int, width: int) -> np.ndarray:
         _draw_index(c, st, label, suit, colour)
         if rank in PIP_LAYOUTS:
             _draw_pips(c, st, rank, suit, colour)
+        elif style >= COURT_ART:
+            _draw_court_art(c, code, style, colour)
         else:
             seed = zlib.crc32(f"{code}|{style}".encode()) & 0xFFFF  # hash() of a str changes with every process
             _draw_court(c, st, COURT_LETTERS[st.language][rank], suit, colour, seed=seed)

@@ -32,7 +32,9 @@ from vision.cards.geometry import (
     rotate_corners,
 )
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
+from vision.synth import court_art
 from vision.synth.cards import BIG_INDEX
+from vision.synth.court_art import COURT_ART
 from vision.synth.layouts import LAYOUTS
 from vision.synth.scene import CardTruth, compose
 
@@ -52,6 +54,8 @@ def make_scene(cfg: dict[str, Any], rng: np.random.Generator) -> tuple[np.ndarra
     style = 0 if rng.random() < cfg.get("style0_share", 0.2) else int(rng.integers(1, cfg.get("styles", 200)))
     if style and cfg.get("big_index_share", 0.0) and rng.random() < cfg["big_index_share"]:
         style += BIG_INDEX
+    if style and cfg.get("court_art_share", 0.0) and rng.random() < cfg["court_art_share"]:
+        style += COURT_ART  # printed court pictures (`court_art`)
     placements, truth = LAYOUTS[name](rng, style=style)
     sizes = cfg.get("sizes", [[1280, 720]])
     size = tuple(sizes[int(rng.integers(len(sizes)))])
@@ -210,6 +214,8 @@ def main() -> None:
     p.add_argument("--shards", type=int, default=1)
     a = p.parse_args()
     cfg = load_config(a.config)
+    if cfg.get("court_art"):
+        court_art.use(cfg["court_art"])
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)

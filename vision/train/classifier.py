@@ -66,11 +66,17 @@ KINDS: dict[str, tuple[str, tuple[int, int]]] = {"index": ("crops", (CROP_W, CRO
 
 
 def load(folder: Path, split: str, kind: str = "index") -> tuple[np.ndarray, np.ndarray]:
+    """The crops of `kind` in `folder`, shrunk to its reader's size where they were cut larger (the court
+    reader's 40 x 56 faces then also train the face reader)."""
+    prefix, (w, h) = KINDS[kind]
     xs, ys = [], []
-    for f in sorted(glob.glob(str(folder / f"{KINDS[kind][0]}_{split}_*.npz"))):
+    for f in sorted(glob.glob(str(folder / f"{prefix}_{split}_*.npz"))):
         d = np.load(f)
         if len(d["y"]):
-            xs.append(d["x"])
+            x = d["x"]
+            if x.shape[1:3] != (h, w):
+                x = np.stack([cv2.resize(c, (w, h), interpolation=cv2.INTER_AREA) for c in x])
+            xs.append(x)
             ys.append(d["y"])
     return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
 
