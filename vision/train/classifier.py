@@ -42,6 +42,12 @@ then with seeds 14 and 15 too (the five seeds linked into /tmp/court/s11-15):
 
 and copied to `models/cards-face-court.onnx` (its int8 copy by `vision.train.quantize`, see `models/cards.md`).
 
+Session 19 tuned it on printed courts (`datasets/cards/synth-court-art.yaml` at seeds 20, 21 and 22) beside the
+generator's own (`synth-court.yaml` at seeds 16 and 17), the five seeds' faces_*.npz linked into /tmp/court/art5:
+
+    nice -n 2 python -m vision.train.classifier /tmp/court/art5 /tmp/court/court19.onnx --kind court --courts \
+        --epochs 3 --threads 2 --init models/cards-face-court.onnx --real ../shared/data/real-cards-dev --skew 6
+
 The crops come from `vision.synth.generate` (crops_*.npz, faces_*.npz). The network is small on purpose: one
 batch of 56 crops must take a few milliseconds on this CPU.
 """
