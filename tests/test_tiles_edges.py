@@ -110,7 +110,8 @@ def test_a_road_crosses_an_edge_in_its_middle(config: str, index: int, cell: tup
 def test_two_caps_whose_walls_fill_the_corner_box_are_no_corner_city(rotation: int) -> None:
     """Fourteenth round: the art's deep caps and walls fill the corner box between I's two caps (0.5-0.86 on
     misread tuning tiles). Deeper in on that diagonal (BETWEEN) two separate caps still leave field and one corner
-    city does not, so I grown so far still reads as I (without that box it reads as N) and N as N."""
+    city does not, so I grown so far still reads as I (without that box, or the wedge along the diagonal that
+    round 29 judges in its place where it shows, it reads as N) and N as N."""
     for letter, grow in (("I", 7), ("N", 7), ("N", 9)):
         not_field, shield = truth_masks(letter, rotation)
         grown = cv2.dilate(not_field.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
@@ -119,8 +120,10 @@ def test_two_caps_whose_walls_fill_the_corner_box_are_no_corner_city(rotation: i
         assert (read.letter, read.rotation) == (letter, rotation)
         if letter == "I":
             assert np.nanmax(features.corners) > 0.5 and np.nanmax(features.between) < 0.1
-            blind = dataclasses.replace(features, between=np.full(4, np.nan))
+            blind = dataclasses.replace(features, between=np.full(4, np.nan), wedge=np.full(4, np.nan))
             assert match_board({(0, 0): blind})[(0, 0)].letter == "N"
+            wedge_only = dataclasses.replace(features, between=np.full(4, np.nan))
+            assert match_board({(0, 0): wedge_only})[(0, 0)].letter == "I"
 
 
 def test_the_box_between_two_cities_moves_only_twins_that_part_there() -> None:

@@ -105,7 +105,9 @@ def test_the_foot_is_read_upright_in_the_picture() -> None:
     assert abs(fx - 24.5) < 1e-6 and abs(fy - 27.0) < 1e-6
     turn = np.array([[np.cos(0.3), -np.sin(0.3), 0], [np.sin(0.3), np.cos(0.3), 0], [0, 0, 1]])  # image -> board
     gx, gy = upright_foot(blob, turn @ identity)
-    assert np.hypot(gx - 24.5, gy - 27.0) > 1.0  # the board's lowest row is not where the picture's base is
+    # the board's lowest row is not where the picture's base is (0.88 px off with the legs' 0.3 of the height since
+    # round 29; 1.0 px or more with the lowest 0.15)
+    assert np.hypot(gx - 24.5, gy - 27.0) > 0.5
 
 
 def test_held_out_style_board_reads_its_meeples() -> None:

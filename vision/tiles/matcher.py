@@ -48,6 +48,7 @@ NEIGHBOUR_WEIGHT = 0.6  # how much the neighbour's view of a shared edge counts 
 MESSAGE_ROUNDS = 2  # rounds of neighbours telling each other their belief about shared edges
 MESSAGE_WEIGHT = 1.0
 MESSAGE_FLOOR = 0.1  # a neighbour's belief never rules an edge out: the neighbour may be misread or no tile
+WEDGE_SEEN = 0.5  # least not-field share along the diagonal under which a field wedge shows there (`_between`)
 OPPOSITE_INDEX = [DIRECTIONS.index(OPPOSITE[d]) for d in DIRECTIONS]
 
 
@@ -135,6 +136,7 @@ class _Table:
     centre: np.ndarray  # (H,)
     corners: np.ndarray  # (H, 4)
     between: np.ndarray  # (H, 4)
+    wedge: np.ndarray  # (H, 4)
     city_corner: np.ndarray  # (H, 4) bool: the corner lies between two city edges
     twins: np.ndarray  # (H,) int: hypotheses with the same edges N E S W share a number
     shield: np.ndarray  # (H,) bool
@@ -162,6 +164,7 @@ def _table() -> _Table:
         centre=np.array([expected[h].centre for h in keys]),
         corners=np.array([expected[h].corners for h in keys]),
         between=np.array([expected[h].between for h in keys]),
+        wedge=np.array([expected[h].wedge for h in keys]),
         city_corner=np.array([[edges[k] == "C" and edges[(k + 1) % 4] == "C" for k in range(4)]
                               for edges in (TILES[letter].edges(r) for letter, r in keys)]),
         twins=np.unique([TILES[letter].edges(r) for letter, r in keys], axis=0, return_inverse=True)[1].ravel(),
@@ -328,12 +331,19 @@ def _between(f: TileFeatures, t: _Table) -> np.ndarray:
     """(H,) penalty from the diagonal between two city edges, deeper in than the corner box.
 
     Two separate caps (I) leave field there, one corner city (N, M) covers it; the art's deep caps and walls
-    fill the corner box between I's caps about as much as a corner city's. Each hypothesis is judged against
-    the best of those with the same edges (its twins), so only twins that part there (I against N and M)
-    move; every other letter's score is as before.
+    fill the corner box between I's caps about as much as a corner city's. The field wedge between the caps
+    still shows along the diagonal itself (`TileFeatures.wedge`, its least not-field share): where it shows, it is
+    judged in the box's place (modern art's deep caps meet short of it and fill the box; judging both broke two
+    tiles on the tuning sets). Each hypothesis is judged against the best
+    of those with the same edges (its twins), so only twins that part there (I against N and M) move; every other
+    letter's score is as before.
     """
-    judged = t.city_corner & ~np.isnan(f.between)
-    err = np.where(judged, (f.between - t.between) ** 2, 0.0).sum(axis=1)  # (H,)
+    # a wedge seen is evidence; none seen is not (an I's caps may meet on the diagonal short of the wedge)
+    wedge = np.where(f.wedge < WEDGE_SEEN, f.wedge, np.nan)
+    between = np.where(np.isnan(wedge), f.between, np.nan)
+    err = np.zeros(len(t.keys))
+    for seen, expected in ((between, t.between), (wedge, t.wedge)):
+        err += np.where(t.city_corner & ~np.isnan(seen), (seen - expected) ** 2, 0.0).sum(axis=1)  # (H,)
     best = np.full(t.twins.max() + 1, np.inf)
     np.minimum.at(best, t.twins, err)
     return (err - best[t.twins]) / (2 * SHAPE_SIGMA**2)

@@ -34,6 +34,7 @@ RIM_LIKE = CANDIDATE_DISTANCES[1]  # Lab units (as the candidates measure) from 
 # game's tiles (phantom specks may lie a little off the board) is broken, and its thousands of slivers no reading
 GAME_TILES = sum(t.count for t in TILES.values())
 MEEPLE_BLUE = 0.8  # share of a blue patch under a meeple's blob (and none beyond its rim): the patch is that meeple
+LEGS = 0.3  # share of a figure's height (in the picture) that its legs take, from its lowest row up
 SHIELD_BESIDE = 0.005  # tiles squared: a lopsided part of a shield-blue blob this large is a shield beside the figure
 
 
@@ -279,16 +280,18 @@ def _prefiltered(image: np.ndarray, to_patch: np.ndarray) -> tuple[np.ndarray, n
 
 
 def upright_foot(blob: Blob, to_patch: np.ndarray) -> tuple[float, float]:
-    """Board px under the figure's feet: the middle of its lowest rows as the camera sees it.
+    """Board px under the figure's feet: the middle of its legs (`LEGS`) at its lowest row, as the camera sees it.
 
     A meeple stands upright in the picture, not on the rectified board, where perspective and a
-    turned board tilt its base; the lowest board row would be one leg's tip.
+    turned board tilt its base; the lowest board row would be one leg's tip. So would the lowest picture rows
+    of a figure squashed wide and short by the perspective (round 28 took the lowest 0.15 of its height: a foot
+    0.12 tile to one side, off a road or a cap onto the field beside); both legs together straddle the foot.
     """
     ys, xs = np.nonzero(blob.crop)
     pts = np.stack([xs + blob.origin[0], ys + blob.origin[1]], axis=1).astype(np.float64)  # pixel centres
     img = cv2.perspectiveTransform(pts[None], np.linalg.inv(to_patch))[0]
     top, bottom = img[:, 1].min(), img[:, 1].max()
-    low = img[:, 1] >= bottom - max(1e-6, 0.15 * (bottom - top))
+    low = img[:, 1] >= bottom - max(1e-6, LEGS * (bottom - top))
     base = np.array([[[img[low, 0].mean(), bottom]]])
     fx, fy = cv2.perspectiveTransform(base, to_patch)[0, 0]
     return (float(fx), float(fy))

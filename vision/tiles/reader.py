@@ -35,6 +35,9 @@ PARTLY_SEEN = 0.15
 CENTRE_BOX = (0.38, 0.38, 0.62, 0.62)
 DIAGONAL = (0.31, 0.43)  # box on the diagonal near each corner (clear of one-edge city caps)
 BETWEEN = (0.36, 0.44)  # deeper in on the diagonal: field there between two separate caps, city in one corner city
+# on the diagonal between two city edges, px from the corner of the 3 px windows whose least not-field share tells a
+# field wedge between two caps (I) from one corner city (N, M), whose wall the catalog draws 0.42 tile in
+WEDGE_PX = range(10, 19)
 SEEN_GRID = 16  # cells per tile side of the coarse map of what meeples and hands leave seen
 
 
@@ -56,6 +59,8 @@ class TileFeatures:
     clearest: np.ndarray  # (4,)
     between: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) NE SE SW NW, BETWEEN boxes
     onward: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) the road crossing, run on further
+    # (4,) NE SE SW NW: the least not-field share along the diagonal (`WEDGE_PX`), NaN where any of it is hidden
+    wedge: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))
     # (SEEN_GRID, SEEN_GRID) share of each cell seen: where a meeple hides a spot the matcher expects something
     seen: np.ndarray = field(default_factory=lambda: np.ones((SEEN_GRID, SEEN_GRID)))
 
@@ -118,6 +123,7 @@ def _diagonal_boxes(span: tuple[float, float]) -> list[tuple[float, float, float
 
 CORNER_BOXES = _diagonal_boxes(DIAGONAL)
 BETWEEN_BOXES = _diagonal_boxes(BETWEEN)
+WEDGE_BOXES = [_diagonal_boxes(((k - 1) / PATCH, (k + 2) / PATCH)) for k in WEDGE_PX]
 
 
 def read_tile(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray) -> TileFeatures:
@@ -158,13 +164,17 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     centre = share(hits, CENTRE_BOX)
     corners = np.stack([share(hits, box) for box in CORNER_BOXES])  # (4, T)
     between = np.stack([share(hits, box) for box in BETWEEN_BOXES])  # (4, T)
+    # Modern art's deep caps meet near the corner and fill the boxes between them about as much as a corner city;
+    # the field between them still reaches along the diagonal, a wedge a few px wide that a box's mean hides.
+    # Any window hidden: NaN (min propagates it), no evidence.
+    wedge = np.stack([np.stack([share(hits, boxes[c]) for boxes in WEDGE_BOXES]).min(axis=0) for c in range(4)])
     blues = share(shields, (0.1, 0.1, 0.9, 0.9))
     whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
     step = np.linspace(0, PATCH, SEEN_GRID + 1).round().astype(int)
     cells = box_sum(seen, ox[:, None, None], oy[:, None, None], step[None, None, :-1], step[None, :-1, None],
                     step[None, None, 1:], step[None, 1:, None]) / (np.diff(step)[None, :, None] * np.diff(step))
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
-                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t], cells[t])
+                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t], wedge[:, t], cells[t])
             for t in range(len(origins))]
 
 
@@ -202,7 +212,9 @@ def _windows(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray,
     share, enough = strip
     least = np.where(enough, share, np.inf).min(axis=0)
     reach = int(round(ONWARD_BEND * PATCH))
-    deeper = _bent(deep, m0, m1 - w + 1, bend)
+    # a figure by the crossing hides the road's own deeper part while windows bent beside it show field: the
+    # deeper band is then no evidence, and the strip alone tells the crossing
+    deeper = np.where(_hidden_near(deep[1], m0, m1 - w + 1, bend), -np.inf, _bent(deep, m0, m1 - w + 1, bend))
     onward_share = _bent(far, m0, m1 - w + 1, reach)
     inner = slice(m0, m1 - w + 1)
     road = np.where(np.isfinite(deeper), np.minimum(share[inner], deeper), share[inner])  # deeper hidden: the strip
@@ -243,6 +255,12 @@ def _bent(band: tuple[np.ndarray, np.ndarray], start: int, stop: int, reach: int
     (where a curved road may have moved to); -inf where none of them is seen."""
     share = np.where(band[1], band[0], -np.inf)
     return np.stack([share[max(0, k - reach):k + reach + 1].max(axis=0) for k in range(start, stop)])
+
+
+def _hidden_near(enough: np.ndarray, start: int, stop: int, reach: int) -> np.ndarray:
+    """(windows start..stop, tiles): whether a window within `reach` px along the edge of each is hidden (`enough`
+    as `_band` gives it, False there)."""
+    return np.stack([~enough[max(0, k - reach):k + reach + 1].all(axis=0) for k in range(start, stop)])
 
 
 def _band(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int, starts: np.ndarray,
