@@ -17,7 +17,7 @@ from vision.cards.identity import (
     read_faces,
     with_court,
 )
-from vision.cards.labels import CROP_CLASSES
+from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 from vision.synth.cards import card_height, render_face
 from vision.synth.scene import paste_card
 
@@ -72,3 +72,17 @@ def test_where_the_readers_disagree_the_court_reader_weighs_more() -> None:
     assert np.isclose(both.sum(), 1.0)
     odds = (0.7 / 0.3) ** COURT_SHARE * (0.2 / 0.8) ** (1 - COURT_SHARE)
     assert np.isclose(both[0, jh] / both[0, qh], odds)
+
+
+def test_the_court_readers_none_counts_as_the_face_readers_unless_it_reads_no_card() -> None:
+    """A court the face reader reads as a QH, nearly sure of a card, that the court reader calls "none" at 0.9
+    and a QH at 0.1 (a real court through an outline off the card) stays a QH; one the court reader reads no card
+    in at all (a pip card the face reader took for a court) stays "none"."""
+    qh, jh = CROP_CLASSES.index("QH"), CROP_CLASSES.index("JH")
+    face, court = np.zeros((2, len(CROP_CLASSES))), np.zeros((2, len(CROP_CLASSES)))
+    face[:, [qh, jh, NONE_CLASS]] = 0.7, 0.2, 0.1
+    court[0, [qh, NONE_CLASS]] = 0.1, 0.9
+    court[1, NONE_CLASS] = 1.0
+    both = with_court(face, court)
+    assert both[0].argmax() == qh and both[1].argmax() == NONE_CLASS
+    assert np.allclose(both.sum(axis=1), 1.0)
