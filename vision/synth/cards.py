@@ -273,11 +273,11 @@ def _draw_court(c: _Canvas, style: FaceStyle, label: str, suit: str, colour: tup
     c.suit((CARD_W_MM / 2, CARD_H_MM / 2 + 6), suit, 7.0, style, colour)
 
 
-def _draw_court_art(c: _Canvas, code: str, style: int, colour: tuple[int, int, int]) -> None:
+def _draw_court_art(c: _Canvas, deck: FaceStyle, code: str, style: int, colour: tuple[int, int, int]) -> None:
     """A printed court picture (`court_art.picture`) in the frame, as real decks print their courts."""
     box = [round(c.px(v)) for v in COURT_FRAME_MM]
     art = cv2.resize(picture(code, style), (box[2] - box[0], box[3] - box[1]), interpolation=cv2.INTER_AREA)
-    art = (art * (np.array(c.image.getpixel((0, 0))) / 255.0)).astype(np.uint8)  # its white is the deck's paper
+    art = (art * (np.array(deck.paper) / 255.0)).astype(np.uint8)  # its white is the deck's paper
     c.image.paste(Image.fromarray(art), (box[0], box[1]))
     c.draw.rectangle(box, outline=colour, width=max(1, int(c.px(0.3))))
 
@@ -327,7 +327,7 @@ def _render_face(code: str, style: int, width: int) -> np.ndarray:
         if rank in PIP_LAYOUTS:
             _draw_pips(c, st, rank, suit, colour)
         elif style >= COURT_ART:
-            _draw_court_art(c, code, style, colour)
+            _draw_court_art(c, st, code, style, colour)
         else:
             seed = zlib.crc32(f"{code}|{style}".encode()) & 0xFFFF  # hash() of a str changes with every process
             _draw_court(c, st, COURT_LETTERS[st.language][rank], suit, colour, seed=seed)

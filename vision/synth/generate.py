@@ -34,7 +34,6 @@ from vision.cards.geometry import (
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
 from vision.synth import court_art
 from vision.synth.cards import BIG_INDEX
-from vision.synth.court_art import COURT_ART
 from vision.synth.layouts import LAYOUTS
 from vision.synth.scene import CardTruth, compose
 
@@ -55,7 +54,7 @@ def make_scene(cfg: dict[str, Any], rng: np.random.Generator) -> tuple[np.ndarra
     if style and cfg.get("big_index_share", 0.0) and rng.random() < cfg["big_index_share"]:
         style += BIG_INDEX
     if style and cfg.get("court_art_share", 0.0) and rng.random() < cfg["court_art_share"]:
-        style += COURT_ART  # printed court pictures (`court_art`)
+        style += court_art.COURT_ART  # printed court pictures
     placements, truth = LAYOUTS[name](rng, style=style)
     sizes = cfg.get("sizes", [[1280, 720]])
     size = tuple(sizes[int(rng.integers(len(sizes)))])
