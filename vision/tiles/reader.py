@@ -253,14 +253,18 @@ def _field_behind(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.nda
 def _bent(band: tuple[np.ndarray, np.ndarray], start: int, stop: int, reach: int) -> np.ndarray:
     """(windows start..stop, tiles): a band's best seen share within `reach` px along the edge of each window
     (where a curved road may have moved to); -inf where none of them is seen."""
-    share = np.where(band[1], band[0], -np.inf)
-    return np.stack([share[max(0, k - reach):k + reach + 1].max(axis=0) for k in range(start, stop)])
+    return _near(np.where(band[1], band[0], -np.inf), start, stop, reach)
 
 
 def _hidden_near(enough: np.ndarray, start: int, stop: int, reach: int) -> np.ndarray:
     """(windows start..stop, tiles): whether a window within `reach` px along the edge of each is hidden (`enough`
     as `_band` gives it, False there)."""
-    return np.stack([~enough[max(0, k - reach):k + reach + 1].all(axis=0) for k in range(start, stop)])
+    return _near(~enough, start, stop, reach)
+
+
+def _near(values: np.ndarray, start: int, stop: int, reach: int) -> np.ndarray:
+    """(windows start..stop, tiles): the most of `values` (windows, tiles) within `reach` px along the edge."""
+    return np.stack([values[max(0, k - reach):k + reach + 1].max(axis=0) for k in range(start, stop)])
 
 
 def _band(hits: np.ndarray, seen: np.ndarray, ox: np.ndarray, oy: np.ndarray, edge: int, starts: np.ndarray,
