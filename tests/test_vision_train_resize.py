@@ -52,3 +52,19 @@ def test_resized_dense_layer_answers_a_uniform_map_alike() -> None:
         a = dense(features.expand(-1, -1, 44 // 8, 32 // 8).reshape(1, -1))
         b = new_dense(features.expand(-1, -1, 56 // 8, 40 // 8).reshape(1, -1))
     assert torch.allclose(a, b, atol=1e-4)
+
+
+def test_faces_cut_at_the_court_readers_size_are_shrunk_for_the_face_reader(tmp_path: Path) -> None:
+    """`classifier.load`: a folder of 40 x 56 faces (synth-court.yaml) trains the 32 x 44 face reader too, and the
+    court reader gets them as cut."""
+    from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, FACE_H, FACE_W
+    from vision.train.classifier import load
+
+    x = np.zeros((3, COURT_FACE_H, COURT_FACE_W, 3), np.uint8)
+    x[:, :, : COURT_FACE_W // 2] = 200  # left half pale: it stays the left half when shrunk
+    np.savez(tmp_path / "faces_train_0.npz", x=x, y=np.array([1, 2, 3]))
+    faces, labels = load(tmp_path, "train", "face")
+    assert faces.shape == (3, FACE_H, FACE_W, 3) and labels.tolist() == [1, 2, 3]
+    assert (faces[:, :, : FACE_W // 2 - 1] == 200).all() and (faces[:, :, FACE_W // 2 + 1:] == 0).all()
+    courts, _ = load(tmp_path, "train", "court")
+    assert np.array_equal(courts, x)
