@@ -11,7 +11,7 @@ import numpy as np
 from vision.cards.geometry import CARD_W_MM, quad_iou
 from vision.synth.cards import render_face
 from vision.synth.scene import Placement, paste_card
-from vision.train.real_boxes import CARD, INDEX, link_synthetic, photo_labels, write_real
+from vision.train.real_boxes import CARD, INDEX, _paper_outline, link_synthetic, photo_labels, write_real
 
 
 def _card(centre: tuple[float, float], width: float, angle_deg: float) -> np.ndarray:
@@ -50,6 +50,27 @@ def test_an_overlapped_card_keeps_its_box() -> None:
                     [visible[0], visible[3]]], np.float32)
     assert any(c == CARD and np.allclose(q, box) for c, q in labels)
     assert any(c == CARD and quad_iou(q, over) > 0.85 for c, q in labels)
+
+
+def test_a_card_the_finder_misses_is_labelled_by_its_turned_paper_not_its_upright_box() -> None:
+    scene = np.full((540, 720, 3), 45, np.uint8)
+    truth = _card((360, 270), 140, 35)
+    paste_card(scene, render_face("10D", 0, 252), truth)
+    box = _bounds(truth)
+    label = _paper_outline(scene, box)
+    assert quad_iou(label, truth) > 0.85
+    assert quad_iou(label, np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]],
+                                    np.float32)) < 0.75  # turned, not the box
+
+
+def test_a_box_whose_paper_runs_on_keeps_the_box() -> None:
+    scene = np.full((540, 720, 3), 45, np.uint8)
+    scene[:, 360:] = 235  # white paper under the right half: the card's blob runs into it
+    truth = _card((330, 270), 140, 0)
+    paste_card(scene, render_face("7S", 0, 252), truth)
+    box = (float(truth[:, 0].min()), float(truth[:, 1].min()), 360.0, float(truth[:, 1].max()))
+    label = _paper_outline(scene, box)
+    assert np.allclose(label, [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
 
 
 def test_a_mixed_set_links_photos_and_scenes_without_copying(tmp_path: Path) -> None:
