@@ -44,9 +44,10 @@ THIRD_EXTRA = 0.14
 LINE_NEAR = 0.015  # of a lone tile's side: outline points this near a line lie on it
 LINE_LEAST = 0.2  # of a lone tile's side: the fewest outline points (px) a side of it holds
 SAME_SIDE = np.pi / 4  # radians: lines whose feet from the middle lie this near in direction face one side
-ACROSS = 30.0  # degrees: a lone tile's opposite sides run within this of parallel (perspective: up to some 20)
+ACROSS = 40.0  # degrees: a lone tile's opposite sides run within this of parallel (strong keystone: up to some 37)
+SIDE_BEYOND = 0.2  # share of a lone tile's outline beyond a line along a side at most (a figure's and its shadow's)
 LINES_FILL = 0.92  # share of those lines' quadrilateral the mask fills, at least
-LINES_BEYOND = 0.07  # of its area: the most of the mask beyond it (a figure's head and body over the table)
+LINES_BEYOND = 0.09  # of its area: the most of the mask beyond it (a figure's head and body over the table)
 HULL_FILL = 0.78  # share of its hull a lone tile's mask fills, at least (notches of pale roads and cities)
 LONE_FILL = 0.85  # share of the quadrilateral a lone tile's four longest sides span that its mask fills, at least
 REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
@@ -544,15 +545,17 @@ def _outline_lines(contours: list[np.ndarray], side: float, shape: tuple[int, ..
     inner = (points > 0).all(axis=1) & (points[:, 0] < shape[1] - 1) & (points[:, 1] < shape[0] - 1)
     near = LINE_NEAR * side
     seeds = [cv2.approxPolyDP(c, near, True).reshape(-1, 2).astype(np.float64) for c in contours]
-    start = np.vstack(seeds)
-    step = np.vstack([np.roll(p, -1, axis=0) for p in seeds]) - start
+    sides = np.vstack([np.stack([p, np.roll(p, -1, axis=0)], axis=1) for p in seeds])  # (sides, 2 ends, xy)
+    sides = sides[np.linalg.norm(sides[:, 1] - sides[:, 0], axis=1) >= near]
+    start, step = sides[:, 0], sides[:, 1] - sides[:, 0]
+    joined = _joined(points, sides, _on_lines(points, start, step, near), near)
+    start, step = np.vstack([start, joined[0]]), np.vstack([step, joined[1]])
     length = np.hypot(step[:, 0], step[:, 1])
-    start, step, length = start[length >= near], step[length >= near], length[length >= near]
-    normal = np.stack([-step[:, 1], step[:, 0]], axis=1) / length[:, None]
-    # (lines, points): which outline points lie on each simplified side's line
-    on = np.abs(points @ normal.T - (start * normal).sum(axis=1)).T <= near
-    free = inner.copy()
     centre = points.mean(axis=0)
+    # (lines, points): which outline points lie on each simplified side's line; a line with the tile beyond it (a
+    # pale road's notch across the tile, its pieces joined) is none
+    on = _on_lines(points, start, step, near) & (_beyond(points, start, step, centre, near) <= SIDE_BEYOND)[:, None]
+    free = inner.copy()
     # the side of the middle each line lies on and its direction: a pale road's notch runs along a side, on that
     # side of the middle, and a figure's shoulder over a side runs across the opposite side, not along it
     facing = _facing(centre, start, step / length[:, None])
@@ -580,6 +583,48 @@ def _outline_lines(contours: list[np.ndarray], side: float, shape: tuple[int, ..
         s, _ = np.linalg.solve(m, q - p)
         corners.append(p + s * u)
     return np.array(corners)
+
+
+def _normals(step: np.ndarray) -> np.ndarray:
+    """Unit normals of lines with directions `step` (N, 2)."""
+    return np.stack([-step[:, 1], step[:, 0]], axis=1) / np.hypot(step[:, 0], step[:, 1])[:, None]
+
+
+def _on_lines(points: np.ndarray, start: np.ndarray, step: np.ndarray, near: float) -> np.ndarray:
+    """(lines, points): whether each point lies within `near` of each line (a point `start`, direction `step`)."""
+    normal = _normals(step)
+    return np.abs(points @ normal.T - (start * normal).sum(axis=1)).T <= near
+
+
+def _beyond(points: np.ndarray, start: np.ndarray, step: np.ndarray, centre: np.ndarray, near: float) -> np.ndarray:
+    """Per line (a point `start`, direction `step`), the share of `points` beyond it by more than `near`, on the side
+    away from `centre`: the tile lies beyond a pale road's notch across it, only a figure beyond a side."""
+    normal = _normals(step)
+    offset = ((start - centre) * normal).sum(axis=1)
+    return (((points - centre) @ normal.T) * np.sign(offset) - np.abs(offset) > near).mean(axis=0)
+
+
+def _joined(points: np.ndarray, sides: np.ndarray, on: np.ndarray, near: float) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, steps) of the lines fitted to the outline points on two of the simplified outline's sides (`sides`:
+    (N, 2 ends, xy); `on`: `_on_lines` of them) that lie on one line: all four ends within twice `near` of the line
+    through the two farthest apart.
+
+    A figure standing on a side cuts it in two pieces, each a short side of the simplified outline whose own
+    direction is a few degrees off (the mask's rim is ragged): neither one's line reaches the other piece.
+    """
+    starts, steps = [np.zeros((0, 2))], [np.zeros((0, 2))]
+    for i, j in zip(*np.triu_indices(len(sides), 1), strict=True):
+        ends = np.vstack([sides[i], sides[j]])
+        gap = np.linalg.norm(ends[:, None] - ends[None], axis=2)
+        a, b = np.unravel_index(int(np.argmax(gap)), gap.shape)
+        u = (ends[b] - ends[a]) / max(float(gap[a, b]), 1e-9)
+        both = on[i] | on[j]
+        if np.abs((ends - ends[a]) @ np.array([-u[1], u[0]])).max() > 2 * near or both.sum() < 2:
+            continue
+        vx, vy, x, y = cv2.fitLine(points[both].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        starts.append(np.array([[x, y]], np.float64))
+        steps.append(np.array([[vx, vy]], np.float64) * gap[a, b])
+    return np.vstack(starts), np.vstack(steps)
 
 
 def _facing(centre: np.ndarray, start: np.ndarray, direction: np.ndarray) -> np.ndarray:
