@@ -73,3 +73,13 @@ def test_a_line_with_the_tile_beyond_it_is_no_side() -> None:
     lines = np.float64([[[200, 250], [470, 262]], [[200, 125], [505, 157]]])  # the notch's upper edge, the top side
     beyond = _beyond(points, lines[:, 0], lines[:, 1] - lines[:, 0], points.mean(axis=0), 5.0)
     assert beyond[0] > SIDE_BEYOND > beyond[1]
+
+
+def test_a_field_running_off_the_picture_is_no_arm() -> None:
+    """tune 336 (painted, a wooden table whose border reads as skin, so the whole board mask is searched for arms):
+    the lone D's field runs off the picture's foot in one green hue and was taken for an arm, the tile cut to its
+    city and read on a 43-cell grid; skin is never green (Lab a* under `grid.HAND_RED`), and the tile reads whole."""
+    _reads_lone_d_with_meeple("tune", 336, "red")
+    scene, _, _ = _scene("tune-clear", 284)  # modern, the same: a yellow figure on the cap
+    grid = find_grid(scene.image)
+    assert grid is not None and grid.cells == [(0, 0)] and not grid.by_arm

@@ -54,6 +54,7 @@ REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch
 FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
+HAND_RED = 118  # Lab a* (OpenCV's, 128 grey): an arm's median lies above it (skin is never green; a field is)
 HAND_CHROMA = 8.0  # Lab a*b* units: an arm's pixels stay this near the hue it enters with (shading moves only L)
 STREAK_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))  # working px: thinner table streaks go
 
@@ -410,7 +411,7 @@ def _hands(bgr: np.ndarray, mask: np.ndarray, lab: np.ndarray) -> np.ndarray:
     City paint can be skin-coloured too, but a city is ringed by its board while an arm crosses the table,
     and an arm keeps the hue it enters the picture with (a tan city a fingertip touches does not). On a
     skin-coloured (wooden) table skin tells nothing, and the arm is what the board mask brings in through
-    the picture's border, in the hue it has there.
+    the picture's border, in the hue it has there, unless that hue is green (`HAND_RED`): a field running off it.
     """
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH) > 0
@@ -426,7 +427,8 @@ def _hands(bgr: np.ndarray, mask: np.ndarray, lab: np.ndarray) -> np.ndarray:
         if not touches or area < HAND_AREA * h * w:
             continue
         part = _entry_hue(labels == i, lab, edge, band)
-        if part.sum() < HAND_AREA * h * w:
+        # on a skin-coloured table a lone tile's field running off the picture keeps its hue there too
+        if part.sum() < HAND_AREA * h * w or np.median(lab[..., 1][part]) < HAND_RED:
             continue
         near = cv2.dilate(part.astype(np.uint8), ring_kernel) > 0
         ring = near & ~part
