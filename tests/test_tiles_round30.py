@@ -1,6 +1,8 @@
 """Thirtieth round (issue 7): a lone tile's side that a standing figure cuts in two is the line fitted to both
 pieces (`grid._joined`), a line with the tile beyond it is none (`grid.SIDE_BEYOND`), and opposite sides may run up
-to 40 degrees apart in a strong keystone (`grid.ACROSS`).
+to 40 degrees apart in a strong keystone (`grid.ACROSS`); a green part of the mask is no arm (`grid.HAND_RED`); a grid
+at a third of the pitch whose added lines show no borders is not taken (`grid._borders_apart`), and one at a quarter
+of it is halved twice (`grid._whole_blocks`).
 
 Each piece of a cut side is a short side of the simplified outline whose own direction is a few degrees off (the
 mask's rim is ragged round the figure's feet), so neither one's line reached the other piece and held too few outline
@@ -16,7 +18,7 @@ import cv2
 import numpy as np
 import yaml
 
-from vision.tiles.evaluate import EvalConfig, draw_scene
+from vision.tiles.evaluate import EvalConfig, Tally, _score, draw_scene
 from vision.tiles.grid import SIDE_BEYOND, _beyond, find_grid
 from vision.tiles.pipeline import predict
 
@@ -83,3 +85,27 @@ def test_a_field_running_off_the_picture_is_no_arm() -> None:
     scene, _, _ = _scene("tune-clear", 284)  # modern, the same: a yellow figure on the cap
     grid = find_grid(scene.image)
     assert grid is not None and grid.cells == [(0, 0)] and not grid.by_arm
+
+
+def _score_board(name: str, index: int) -> Tally:
+    """The board read and scored as `tiles-eval` does."""
+    scene, calibration, style = _scene(name, index)
+    tally = Tally()
+    _score(scene, predict(scene.image, calibration=calibration), tally, style)
+    return tally
+
+
+def test_a_third_grid_whose_added_lines_show_no_borders_is_not_taken() -> None:
+    """tune-clear 129 (painted, 8 tiles laid apart and askew on a wooden table): the tiles' sides put outline on the
+    lines of a grid at a third of the pitch, and it was taken (60 cells); inside the board only every third of its
+    lines is a border, so the grid at the tiles' pitch stays: every tile and meeple reads (were 2 of 8 and 0 of 2)."""
+    tally = _score_board("tune-clear", 129)
+    assert (tally.tiles_right, tally.meeples_right, tally.meeples_extra) == (8, 2, 0)
+
+
+def test_a_grid_at_a_quarter_of_the_pitch_is_halved_twice() -> None:
+    """tune-clear 517 (modern, 8 tiles): the outline fit a grid at a quarter of the tiles' pitch best; its cells came
+    in whole 2 x 2 blocks and it was halved once, and the cells of that grid come in whole blocks again: 7 of 8 tiles
+    (an I read as N) and both meeples read (were 0 and 0)."""
+    tally = _score_board("tune-clear", 517)
+    assert (tally.tiles_right, tally.meeples_right, tally.tiles_extra) == (7, 2, 0)

@@ -132,7 +132,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
         to_board, share = _fit_outline(np.diag([2.0, 2.0, 1.0]) @ to_board, outline)
     else:
         third = _third(to_board, outline)
-        if third is not None:
+        if third is not None and not _borders_apart(grey, raw_mask, third[0]):
             (to_board, share), finer = third, True
     cells = _occupied(raw_mask, to_board)
     coarser = None if finer else _coarser(grey, cells, to_board)
@@ -147,13 +147,15 @@ def find_grid(image: np.ndarray) -> Grid | None:
                 ratio < COARSER_LOOSE_RATIO and coarse_share >= COARSER_BETTER * share):
             to_board, taken = coarse, True
             cells = _occupied(raw_mask, to_board)
-    if not taken:
+    for _ in range(0 if taken else 2):  # a grid at a quarter of the pitch sees each tile as 4 x 4 cells
         halved = _whole_blocks(cells, to_board)
-        if halved is not None:
-            halved, halved_share = _fit_outline(halved, outline)
-            if halved_share >= COARSER_FIT * share:
-                to_board = halved
-                cells = _occupied(raw_mask, to_board)
+        if halved is None:
+            break
+        halved, halved_share = _fit_outline(halved, outline)
+        if halved_share < COARSER_FIT * share:
+            break
+        to_board = halved
+        cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
     return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
@@ -272,6 +274,13 @@ def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> tuple
                     shift = np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]])
                     best = (ratio, shift @ to_board)
     return best
+
+
+def _borders_apart(grey: np.ndarray, raw_mask: np.ndarray, to_board: np.ndarray) -> bool:
+    """Whether only every 2nd or 3rd line of a grid shows a tile border inside the board (`_coarser`'s ratio under
+    `COARSER_RATIO`): tiles laid apart and askew put outline on a finer grid's added lines, borders none."""
+    coarser = _coarser(grey, _occupied(raw_mask, to_board), to_board)
+    return coarser is not None and coarser[0] < COARSER_RATIO
 
 
 def _whole_blocks(cells: list[Cell], to_board: np.ndarray) -> np.ndarray | None:
