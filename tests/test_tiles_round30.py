@@ -2,7 +2,8 @@
 pieces (`grid._joined`), a line with the tile beyond it is none (`grid.SIDE_BEYOND`), and opposite sides may run up
 to 40 degrees apart in a strong keystone (`grid.ACROSS`); a green part of the mask is no arm (`grid.HAND_RED`); a grid
 at a third of the pitch whose added lines show no borders is not taken (`grid._borders_apart`), and one at a quarter
-of it is halved twice (`grid._whole_blocks`).
+of it is halved twice (`grid._whole_blocks`); the meeples see the table beyond the picture, not black
+(`pipeline._table_beyond`).
 
 Each piece of a cut side is a short side of the simplified outline whose own direction is a few degrees off (the
 mask's rim is ragged round the figure's feet), so neither one's line reached the other piece and held too few outline
@@ -109,3 +110,10 @@ def test_a_grid_at_a_quarter_of_the_pitch_is_halved_twice() -> None:
     (an I read as N) and both meeples read (were 0 and 0)."""
     tally = _score_board("tune-clear", 517)
     assert (tally.tiles_right, tally.meeples_right, tally.tiles_extra) == (7, 2, 0)
+
+
+def test_beyond_the_picture_the_meeples_see_the_table() -> None:
+    """tune3 220 (classic, a lone D on a pale grey cloth, its north side at the picture's top edge): the rectified
+    board is black beyond the picture, and the verifier's crop round the small black figure on the cap took that
+    black for paint joined to it (0.46, under its 0.65); painted the table's colour there, the figure is read."""
+    _reads_lone_d_with_meeple("tune3", 220, "black")
