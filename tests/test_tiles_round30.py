@@ -3,7 +3,8 @@ pieces (`grid._joined`), a line with the tile beyond it is none (`grid.SIDE_BEYO
 to 40 degrees apart in a strong keystone (`grid.ACROSS`); a green part of the mask is no arm (`grid.HAND_RED`); a grid
 at a third of the pitch whose added lines show no borders is not taken (`grid._borders_apart`), and one at a quarter
 of it is halved twice (`grid._whole_blocks`); the meeples see the table beyond the picture, not black
-(`pipeline._table_beyond`).
+(`pipeline._table_beyond`), and the rim cut's candidates are scored again with the table it took away grey
+(`meeples._rim_scores`).
 
 Each piece of a cut side is a short side of the simplified outline whose own direction is a few degrees off (the
 mask's rim is ragged round the figure's feet), so neither one's line reached the other piece and held too few outline
@@ -117,3 +118,16 @@ def test_beyond_the_picture_the_meeples_see_the_table() -> None:
     board is black beyond the picture, and the verifier's crop round the small black figure on the cap took that
     black for paint joined to it (0.46, under its 0.65); painted the table's colour there, the figure is read."""
     _reads_lone_d_with_meeple("tune3", 220, "black")
+
+
+def test_a_figure_by_a_cloth_of_its_colour_is_read_over_a_grey_table() -> None:
+    """tune-clear 250 (classic, 30 tiles on a blue cloth): a blue figure on the L's road by the board's east rim; its
+    closeness channel showed the cloth as close to blue as the figure, and the verifier scored the rim cut's candidate
+    0.14-0.20. Seen with the cloth it took away grey, it scores 0.9 or more and is read; every meeple is read."""
+    scene, calibration, _ = _scene("tune-clear", 250)
+    out = predict(scene.image, calibration=calibration)
+    centre = scene.corners[(4, 3)].mean(axis=0)
+    tile = min(out["tiles"], key=lambda t: float(np.linalg.norm(np.mean(t["corners"], axis=0) - centre)))
+    assert (tile["letter"], tile["rotation"]) == scene.board.tiles[(4, 3)] == ("L", 90)
+    assert [(m["colour"], m["feature"]) for m in out["meeples"] if m["cell"] == tile["cell"]] == [("blue", "E")]
+    assert len(out["meeples"]) == len(scene.meeples) == 8
