@@ -3,8 +3,8 @@ pieces (`grid._joined`), a line with the tile beyond it is none (`grid.SIDE_BEYO
 to 40 degrees apart in a strong keystone (`grid.ACROSS`); a green part of the mask is no arm (`grid.HAND_RED`); a grid
 at a third of the pitch whose added lines show no borders is not taken (`grid._borders_apart`), and one at a quarter
 of it is halved twice (`grid._whole_blocks`); the meeples see the table beyond the picture, not black
-(`pipeline._table_beyond`), and the rim cut's candidates are scored again with the table it took away grey
-(`meeples._rim_scores`).
+(`pipeline._table_beyond`), and the rim cut's candidates and the unsure ones are scored again with the table like
+a meeple's colour grey (`meeples._over_grey`).
 
 Each piece of a cut side is a short side of the simplified outline whose own direction is a few degrees off (the
 mask's rim is ragged round the figure's feet), so neither one's line reached the other piece and held too few outline
@@ -131,3 +131,10 @@ def test_a_figure_by_a_cloth_of_its_colour_is_read_over_a_grey_table() -> None:
     assert (tile["letter"], tile["rotation"]) == scene.board.tiles[(4, 3)] == ("L", 90)
     assert [(m["colour"], m["feature"]) for m in out["meeples"] if m["cell"] == tile["cell"]] == [("blue", "E")]
     assert len(out["meeples"]) == len(scene.meeples) == 8
+
+
+def test_an_unsure_figure_by_a_table_of_its_colour_is_read_over_a_grey_table() -> None:
+    """tune3 121 (modern, 8 tiles on a dark cloth): a black figure on the E's city by the board's east rim, which the
+    verifier scored 0.22 beside the black cloth; seen with the cloth grey it is sure, and both meeples are read."""
+    tally = _score_board("tune3", 121)
+    assert (tally.tiles_right, tally.meeples_right, tally.meeples_extra, tally.meeples_missed) == (8, 2, 0, 0)

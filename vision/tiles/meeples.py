@@ -177,8 +177,9 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
     if lab is None:
         lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
     scores = verifier.scores(model, board_bgr, found, patch, calibration, lab)
-    if again is not None and any(rim):  # a second chance, as sure as the board's sure meeples
-        index = [k for k, r in enumerate(rim) if r]
+    # a second chance beside a table coloured like a meeple, as sure as the board's sure meeples
+    index = [k for k, s in enumerate(scores) if rim[k] or RECHECK <= s < verifier.THRESHOLD]
+    if again is not None and again[1].colours and index:
         grey = _over_grey(model, board_bgr, lab, [found[k] for k in index], again[2], patch, calibration)
         for k, s in zip(index, grey, strict=True):
             scores[k] = max(scores[k], s) if s >= SURE else scores[k]
@@ -203,7 +204,8 @@ def _over_grey(
     patch: int,
     calibration: Calibration,
 ) -> list[float]:
-    """The verifier's scores of the rim cut's candidates with the table it took away (`table`) painted grey.
+    """The verifier's scores of candidates (the rim cut's, and the unsure ones) with the table that the rim cut takes
+    away (`table`: the table within a candidate cut of some meeple colour) painted grey.
 
     A figure coloured like the table stands over it: its closeness channel shows the table as close to the figure's
     colour as the figure itself, paint all round, and the verifier is unsure of a whole figure (a blue one by the rim
