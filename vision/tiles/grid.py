@@ -44,15 +44,17 @@ THIRD_EXTRA = 0.14
 LINE_NEAR = 0.015  # of a lone tile's side: outline points this near a line lie on it
 LINE_LEAST = 0.2  # of a lone tile's side: the fewest outline points (px) a side of it holds
 SAME_SIDE = np.pi / 4  # radians: lines whose feet from the middle lie this near in direction face one side
-ACROSS = 30.0  # degrees: a lone tile's opposite sides run within this of parallel (perspective: up to some 20)
+ACROSS = 40.0  # degrees: a lone tile's opposite sides run within this of parallel (strong keystone: up to some 37)
+SIDE_BEYOND = 0.2  # share of a lone tile's outline beyond a line along a side at most (a figure's and its shadow's)
 LINES_FILL = 0.92  # share of those lines' quadrilateral the mask fills, at least
-LINES_BEYOND = 0.07  # of its area: the most of the mask beyond it (a figure's head and body over the table)
+LINES_BEYOND = 0.09  # of its area: the most of the mask beyond it (a figure's head and body over the table)
 HULL_FILL = 0.78  # share of its hull a lone tile's mask fills, at least (notches of pale roads and cities)
 LONE_FILL = 0.85  # share of the quadrilateral a lone tile's four longest sides span that its mask fills, at least
 REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
 FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
+HAND_RED = 118  # Lab a* (OpenCV's, 128 grey): an arm's median lies above it (skin is never green; a field is)
 HAND_CHROMA = 8.0  # Lab a*b* units: an arm's pixels stay this near the hue it enters with (shading moves only L)
 STREAK_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))  # working px: thinner table streaks go
 
@@ -130,7 +132,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
         to_board, share = _fit_outline(np.diag([2.0, 2.0, 1.0]) @ to_board, outline)
     else:
         third = _third(to_board, outline)
-        if third is not None:
+        if third is not None and not _borders_apart(grey, raw_mask, third[0]):
             (to_board, share), finer = third, True
     cells = _occupied(raw_mask, to_board)
     coarser = None if finer else _coarser(grey, cells, to_board)
@@ -145,13 +147,15 @@ def find_grid(image: np.ndarray) -> Grid | None:
                 ratio < COARSER_LOOSE_RATIO and coarse_share >= COARSER_BETTER * share):
             to_board, taken = coarse, True
             cells = _occupied(raw_mask, to_board)
-    if not taken:
+    for _ in range(0 if taken else 2):  # a grid at a quarter of the pitch sees each tile as 4 x 4 cells
         halved = _whole_blocks(cells, to_board)
-        if halved is not None:
-            halved, halved_share = _fit_outline(halved, outline)
-            if halved_share >= COARSER_FIT * share:
-                to_board = halved
-                cells = _occupied(raw_mask, to_board)
+        if halved is None:
+            break
+        halved, halved_share = _fit_outline(halved, outline)
+        if halved_share < COARSER_FIT * share:
+            break
+        to_board = halved
+        cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
     return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
@@ -270,6 +274,13 @@ def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> tuple
                     shift = np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]])
                     best = (ratio, shift @ to_board)
     return best
+
+
+def _borders_apart(grey: np.ndarray, raw_mask: np.ndarray, to_board: np.ndarray) -> bool:
+    """Whether only every 2nd or 3rd line of a grid shows a tile border inside the board (`_coarser`'s ratio under
+    `COARSER_RATIO`): tiles laid apart and askew put outline on a finer grid's added lines, borders none."""
+    coarser = _coarser(grey, _occupied(raw_mask, to_board), to_board)
+    return coarser is not None and coarser[0] < COARSER_RATIO
 
 
 def _whole_blocks(cells: list[Cell], to_board: np.ndarray) -> np.ndarray | None:
@@ -409,7 +420,7 @@ def _hands(bgr: np.ndarray, mask: np.ndarray, lab: np.ndarray) -> np.ndarray:
     City paint can be skin-coloured too, but a city is ringed by its board while an arm crosses the table,
     and an arm keeps the hue it enters the picture with (a tan city a fingertip touches does not). On a
     skin-coloured (wooden) table skin tells nothing, and the arm is what the board mask brings in through
-    the picture's border, in the hue it has there.
+    the picture's border, in the hue it has there, unless that hue is green (`HAND_RED`): a field running off it.
     """
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH) > 0
@@ -425,7 +436,8 @@ def _hands(bgr: np.ndarray, mask: np.ndarray, lab: np.ndarray) -> np.ndarray:
         if not touches or area < HAND_AREA * h * w:
             continue
         part = _entry_hue(labels == i, lab, edge, band)
-        if part.sum() < HAND_AREA * h * w:
+        # on a skin-coloured table a lone tile's field running off the picture keeps its hue there too
+        if part.sum() < HAND_AREA * h * w or np.median(lab[..., 1][part]) < HAND_RED:
             continue
         near = cv2.dilate(part.astype(np.uint8), ring_kernel) > 0
         ring = near & ~part
@@ -544,15 +556,17 @@ def _outline_lines(contours: list[np.ndarray], side: float, shape: tuple[int, ..
     inner = (points > 0).all(axis=1) & (points[:, 0] < shape[1] - 1) & (points[:, 1] < shape[0] - 1)
     near = LINE_NEAR * side
     seeds = [cv2.approxPolyDP(c, near, True).reshape(-1, 2).astype(np.float64) for c in contours]
-    start = np.vstack(seeds)
-    step = np.vstack([np.roll(p, -1, axis=0) for p in seeds]) - start
+    sides = np.vstack([np.stack([p, np.roll(p, -1, axis=0)], axis=1) for p in seeds])  # (sides, 2 ends, xy)
+    sides = sides[np.linalg.norm(sides[:, 1] - sides[:, 0], axis=1) >= near]
+    start, step = sides[:, 0], sides[:, 1] - sides[:, 0]
+    joined = _joined(points, sides, _on_lines(points, start, step, near), near)
+    start, step = np.vstack([start, joined[0]]), np.vstack([step, joined[1]])
     length = np.hypot(step[:, 0], step[:, 1])
-    start, step, length = start[length >= near], step[length >= near], length[length >= near]
-    normal = np.stack([-step[:, 1], step[:, 0]], axis=1) / length[:, None]
-    # (lines, points): which outline points lie on each simplified side's line
-    on = np.abs(points @ normal.T - (start * normal).sum(axis=1)).T <= near
-    free = inner.copy()
     centre = points.mean(axis=0)
+    # (lines, points): which outline points lie on each simplified side's line; a line with the tile beyond it (a
+    # pale road's notch across the tile, its pieces joined) is none
+    on = _on_lines(points, start, step, near) & (_beyond(points, start, step, centre, near) <= SIDE_BEYOND)[:, None]
+    free = inner.copy()
     # the side of the middle each line lies on and its direction: a pale road's notch runs along a side, on that
     # side of the middle, and a figure's shoulder over a side runs across the opposite side, not along it
     facing = _facing(centre, start, step / length[:, None])
@@ -580,6 +594,48 @@ def _outline_lines(contours: list[np.ndarray], side: float, shape: tuple[int, ..
         s, _ = np.linalg.solve(m, q - p)
         corners.append(p + s * u)
     return np.array(corners)
+
+
+def _normals(step: np.ndarray) -> np.ndarray:
+    """Unit normals of lines with directions `step` (N, 2)."""
+    return np.stack([-step[:, 1], step[:, 0]], axis=1) / np.hypot(step[:, 0], step[:, 1])[:, None]
+
+
+def _on_lines(points: np.ndarray, start: np.ndarray, step: np.ndarray, near: float) -> np.ndarray:
+    """(lines, points): whether each point lies within `near` of each line (a point `start`, direction `step`)."""
+    normal = _normals(step)
+    return np.abs(points @ normal.T - (start * normal).sum(axis=1)).T <= near
+
+
+def _beyond(points: np.ndarray, start: np.ndarray, step: np.ndarray, centre: np.ndarray, near: float) -> np.ndarray:
+    """Per line (a point `start`, direction `step`), the share of `points` beyond it by more than `near`, on the side
+    away from `centre`: the tile lies beyond a pale road's notch across it, only a figure beyond a side."""
+    normal = _normals(step)
+    offset = ((start - centre) * normal).sum(axis=1)
+    return (((points - centre) @ normal.T) * np.sign(offset) - np.abs(offset) > near).mean(axis=0)
+
+
+def _joined(points: np.ndarray, sides: np.ndarray, on: np.ndarray, near: float) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, steps) of the lines fitted to the outline points on two of the simplified outline's sides (`sides`:
+    (N, 2 ends, xy); `on`: `_on_lines` of them) that lie on one line: all four ends within twice `near` of the line
+    through the two farthest apart.
+
+    A figure standing on a side cuts it in two pieces, each a short side of the simplified outline whose own
+    direction is a few degrees off (the mask's rim is ragged): neither one's line reaches the other piece.
+    """
+    starts, steps = [np.zeros((0, 2))], [np.zeros((0, 2))]
+    for i, j in zip(*np.triu_indices(len(sides), 1), strict=True):
+        ends = np.vstack([sides[i], sides[j]])
+        gap = np.linalg.norm(ends[:, None] - ends[None], axis=2)
+        a, b = np.unravel_index(int(np.argmax(gap)), gap.shape)
+        u = (ends[b] - ends[a]) / max(float(gap[a, b]), 1e-9)
+        both = on[i] | on[j]
+        if np.abs((ends - ends[a]) @ np.array([-u[1], u[0]])).max() > 2 * near or both.sum() < 2:
+            continue
+        vx, vy, x, y = cv2.fitLine(points[both].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        starts.append(np.array([[x, y]], np.float64))
+        steps.append(np.array([[vx, vy]], np.float64) * gap[a, b])
+    return np.vstack(starts), np.vstack(steps)
 
 
 def _facing(centre: np.ndarray, start: np.ndarray, direction: np.ndarray) -> np.ndarray:

@@ -161,13 +161,14 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
         found = [b for mask, cal, *_, hidden_only in masks if not hidden_only
                  for b in candidates(board_bgr, mask, patch, cal, (PIXEL_DISTANCE,), lab)]
         return _distinct([b for b in found if b.rule_ok], patch, [1.0] * len(found), stands)
-    found, bars = [], []
+    found, bars, rim = [], [], []
     for mask, cal, cuts, table, hidden_only in masks:
         for b in candidates(board_bgr, mask, patch, cal, cuts, lab, model is None):
             bar = _bar(b, table, patch)
             if not hidden_only or bar < verifier.THRESHOLD:
                 found.append(b)
                 bars.append(bar)
+                rim.append(table is not None)
     if trace is not None:
         trace["board"] = board_bgr
         trace["candidates"] = found
@@ -176,6 +177,12 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
     if lab is None:
         lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2LAB)
     scores = verifier.scores(model, board_bgr, found, patch, calibration, lab)
+    # a second chance beside a table coloured like a meeple, as sure as the board's sure meeples
+    index = [k for k, s in enumerate(scores) if rim[k] or RECHECK <= s < verifier.THRESHOLD]
+    if again is not None and again[1].colours and index:
+        grey = _over_grey(model, board_bgr, lab, [found[k] for k in index], again[2], patch, calibration)
+        for k, s in zip(index, grey, strict=True):
+            scores[k] = max(scores[k], s) if s >= SURE else scores[k]
     # each colour as the board's sure meeples show it
     shown = _board_colours([b for b, s in zip(found, scores, strict=True) if s >= SURE], patch, calibration, lab,
                            [s for s in scores if s >= SURE])
@@ -183,6 +190,32 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
     kept = [(b, s) for b, s, bar in zip(found, scores, bars, strict=True) if s >= bar]
     kept += _board_cut(model, board_bgr, near_tiles, [b for b, _ in kept], patch, calibration, lab, shown)
     return _distinct([b for b, _ in kept], patch, [s for _, s in kept], stands)
+
+
+GREY_TABLE = (128, 128, 128)  # Lab: what the verifier sees of the table the rim cut took away
+
+
+def _over_grey(
+    model: verifier.Verifier,
+    board_bgr: np.ndarray,
+    lab: np.ndarray,
+    blobs: list[Blob],
+    table: np.ndarray,
+    patch: int,
+    calibration: Calibration,
+) -> list[float]:
+    """The verifier's scores of candidates (the rim cut's, and the unsure ones) with the table that the rim cut takes
+    away (`table`: the table within a candidate cut of some meeple colour) painted grey.
+
+    A figure coloured like the table stands over it: its closeness channel shows the table as close to the figure's
+    colour as the figure itself, paint all round, and the verifier is unsure of a whole figure (a blue one by the rim
+    of a blue cloth scored 0.14-0.20).
+    """
+    grey = np.array(GREY_TABLE, np.uint8).reshape(1, 1, 3)
+    shown, shown_lab = board_bgr.copy(), lab.copy()
+    shown[table] = cv2.cvtColor(grey, cv2.COLOR_LAB2BGR)[0, 0]
+    shown_lab[table] = grey[0, 0]
+    return verifier.scores(model, shown, blobs, patch, calibration, shown_lab)
 
 
 def _board_cut(model: verifier.Verifier, board_bgr: np.ndarray, near_tiles: np.ndarray, kept: list[Blob], patch: int,

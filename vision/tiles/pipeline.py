@@ -93,8 +93,9 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     def stands(blob: Blob) -> bool:
         return _locate(upright_foot(blob, to_patch), laid, x0, y0) is not None
 
-    blobs = find_meeples(board, reach, PATCH, calibration, trace, lab, _off_table(grid, calibration, origins, reach,
-                                                                                  unlike_table), stands)
+    shown, shown_lab = _table_beyond(board, lab, seen, grid.table_lab)
+    blobs = find_meeples(shown, reach, PATCH, calibration, trace, shown_lab, _off_table(grid, calibration, origins,
+                                                                                        reach, unlike_table), stands)
     beside = np.zeros(board.shape[:2], np.uint8)  # shields that joined a meeple of their colour
     blobs = [_figure_only(blob, to_patch, beside) if _shield_blue(blob, blue) else blob for blob in blobs]
     hidden = np.zeros(board.shape[:2], np.uint8)
@@ -108,6 +109,23 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0), uncounted=grid.by_arm)
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
     return readings, meeples, cells
+
+
+def _table_beyond(
+    board: np.ndarray, lab: np.ndarray, seen: np.ndarray, table_lab: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The board (BGR and Lab) with what lies beyond the picture painted the table's colour, for the meeples.
+
+    The warp leaves it black, and the verifier's crop around a figure standing by a tile at the picture's edge took
+    that black for paint joined to the figure (a black figure's above all); beyond the picture lies the table.
+    """
+    if seen.all():
+        return board, lab
+    table = np.clip(np.round(table_lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    shown, shown_lab = board.copy(), lab.copy()
+    shown[~seen] = cv2.cvtColor(table, cv2.COLOR_LAB2BGR)[0, 0]
+    shown_lab[~seen] = table[0, 0]
+    return shown, shown_lab
 
 
 def _not_meeple(blue: np.ndarray, hidden: np.ndarray, blobs: list[Blob]) -> np.ndarray:
