@@ -27,7 +27,7 @@ NAME = "obb"
 
 
 def train(data: str, epochs: int, imgsz: int, batch: int, fraction: float, name: str = NAME,
-          init: Path | None = None, warmup: float = 3.0) -> Path:
+          init: Path | None = None, warmup: float = 3.0, lr0: float | None = None) -> Path:
     from ultralytics import YOLO
 
     last = RUNS / name / "weights" / "last.pt"
@@ -39,7 +39,9 @@ def train(data: str, epochs: int, imgsz: int, batch: int, fraction: float, name:
             pass
     else:
         model = YOLO(str(init) if init else "yolo11n-obb.yaml")
-        model.train(data=data, epochs=epochs, imgsz=imgsz, batch=batch, workers=2, device="cpu", plots=False,
+        # ultralytics picks AdamW at about 0.0014 for runs this short; a fine-tune may want a gentler step
+        rate = {"optimizer": "AdamW", "lr0": lr0} if lr0 is not None else {}
+        model.train(**rate, data=data, epochs=epochs, imgsz=imgsz, batch=batch, workers=2, device="cpu", plots=False,
                     amp=False, project=str(RUNS), name=name, exist_ok=True, close_mosaic=max(1, epochs // 5),
                     fraction=fraction, patience=100, seed=6, warmup_epochs=warmup, deterministic=False, degrees=0.0,
                     fliplr=0.5, mosaic=1.0, scale=0.4, translate=0.1, cache=False, val=True)
@@ -126,6 +128,7 @@ def main() -> None:
     p.add_argument("--export", type=Path, default=None, help="export best.pt to this ONNX path instead of training")
     p.add_argument("--last", action="store_true", help="export last.pt (the last epoch) instead of best.pt")
     p.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs (less when fine-tuning)")
+    p.add_argument("--lr0", type=float, default=None, help="AdamW's learning rate (default: ultralytics' choice)")
     p.add_argument("--from-onnx", nargs=2, type=Path, metavar=("ONNX", "PT"), default=None,
                    help="write a checkpoint with an exported model's weights (calibrated on DATA's val images)")
     a = p.parse_args()
@@ -138,7 +141,7 @@ def main() -> None:
         best = weights / "best.pt" if (weights / "best.pt").exists() and not a.last else weights / "last.pt"
         export(best, a.export, a.imgsz)
         return
-    train(a.data, a.epochs, a.imgsz, a.batch, a.fraction, a.name, a.init, a.warmup)
+    train(a.data, a.epochs, a.imgsz, a.batch, a.fraction, a.name, a.init, a.warmup, a.lr0)
 
 
 if __name__ == "__main__":
