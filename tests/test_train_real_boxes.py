@@ -105,3 +105,11 @@ def test_a_folder_without_annotated_photos_gives_no_real_label(tmp_path: Path) -
     (tmp_path / "photos").mkdir()
     assert write_real(tmp_path / "photos", tmp_path / "mix") == 0
     assert list((tmp_path / "mix" / "labels" / "train").iterdir()) == []
+
+
+def test_a_known_suit_allows_its_code_only_and_an_unknown_one_the_rank_in_every_suit() -> None:
+    from vision.cards.labels import CROP_CLASSES
+    from vision.train.real_crops import rank_mask
+
+    assert [c for c, ok in zip(CROP_CLASSES, rank_mask("9", "S"), strict=True) if ok] == ["9S"]
+    assert sorted(c for c, ok in zip(CROP_CLASSES, rank_mask("10"), strict=True) if ok) == ["10C", "10D", "10H", "10S"]

@@ -174,3 +174,75 @@ def test_vision_eval_with_an_empty_court_art_folder_names_the_command(tmp_path: 
                            "1", "--court-art", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "no court pictures" in done.stderr and "python -m vision.synth.court_art" in done.stderr
+
+
+def _suits(folder: Path, letters: str) -> Path:
+    import json
+
+    path = folder / "suits.json"
+    path.write_text(json.dumps({"suits": {"table.jpg": letters}}), encoding="utf-8")
+    return path
+
+
+def test_a_right_rank_in_the_wrong_suit_is_a_suit_failure_where_the_suit_is_known(tmp_path: Path) -> None:
+    """The 9C labelled a heart is read with its rank right and its suit wrong; the KD labelled a queen in
+    diamonds is wrong already; the ace is missed, so its suit counts for nothing."""
+    from vision.cards import predict
+    from vision.evaluate import evaluate_real
+    from vision.real_photos import read_suits
+
+    _labelled_photo(tmp_path)
+    score = evaluate_real(tmp_path, predict, suits=read_suits(_suits(tmp_path, "HDS")))
+    assert score.suited == 2 and score.code_right == 0 and score.rank_right == 1
+    suit = [f for f in score.failures if f["kind"] == "suit"]
+    assert len(suit) == 1 and suit[0]["rank"] == "9H" and suit[0]["read"] == "9C"
+    right = evaluate_real(tmp_path, predict, suits=read_suits(_suits(tmp_path, "C??")))
+    assert right.suited == 1 and right.code_right == 1 and right.to_json()["code_accuracy_of_suited"] == 1.0
+    assert not [f for f in right.failures if f["kind"] == "suit"]
+
+
+def test_suits_that_do_not_fit_the_photo_or_the_file_format_are_named(tmp_path: Path) -> None:
+    import pytest
+
+    from vision.cards import predict
+    from vision.evaluate import evaluate_real
+    from vision.real_photos import read_suits
+
+    _labelled_photo(tmp_path)
+    with pytest.raises(ValueError, match="table.jpg: 2 suits for 3 labelled cards"):
+        evaluate_real(tmp_path, predict, suits=read_suits(_suits(tmp_path, "CD")))
+    with pytest.raises(ValueError, match="table.jpg: suits must be"):
+        read_suits(_suits(tmp_path, "CDX"))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ValueError, match="broken.json: not a suits file"):
+        read_suits(broken)
+
+
+def test_vision_eval_scores_suits_and_names_a_broken_suits_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    _labelled_photo(tmp_path)
+    base = [sys.executable, "-m", "companion", "vision-eval", "--real", str(tmp_path), "--split", "all", "--scenes",
+            "0", "--failures", "--suits"]
+    done = subprocess.run(base + [str(_suits(tmp_path, "HD?"))], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "rank and suit right for 0.00% of the 2 found cards whose suit is known" in done.stdout
+    assert "suit    9H in table.jpg" in done.stdout
+    broken = tmp_path / "broken.json"
+    broken.write_text("[]", encoding="utf-8")
+    done = subprocess.run(base + [str(broken)], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "broken.json: not a suits file" in done.stderr
+
+
+def test_the_shipped_suits_fit_the_real_photos_they_name() -> None:
+    """Every photo the suits file names is a labelled photo of the tune half, with one suit per card."""
+    from vision.real_photos import SUITS_FILE, labelled_photos, read_suits
+
+    real = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-dev"
+    suits = read_suits(SUITS_FILE)
+    counts = {p.name: len(labels) for p, _, labels in labelled_photos(real, "tune")} if real.is_dir() else {}
+    assert len(suits) == 148 and sum(len(s) for s in suits.values()) == 262
+    for name, letters in suits.items():
+        assert not counts or counts[name] == len(letters)

@@ -4,7 +4,8 @@ synthetic scenes (card error, whole layout exactly right).
 Real photos: a folder of images with Pascal-VOC .xml boxes of whole cards and rank-only names
 (`nine` .. `ace`), as in ../shared/data/real-cards-dev. A box is found when some predicted card's
 axis-aligned bounds overlap it at IoU >= 0.5; its rank is right when that card's code has the rank. A card
-found but unread ("?") counts as found, never as read right.
+found but unread ("?") counts as found, never as read right. Where a photo's suits are known
+(`datasets/cards/real-suits.json`: the tune half, read off by eye), its found cards are also scored on the whole code.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 from vision.homography import table_homography
 from vision.layout import scoundrel_zones, superheld_map
-from vision.real_photos import RANK_NAMES, labelled_photos
+from vision.real_photos import RANK_NAMES, UNSURE_SUIT, labelled_photos
 from vision.synth.cards import face_style
 from vision.synth.court_art import COURT_ART
 from vision.synth.fonts import missing_index_fonts
@@ -49,6 +50,8 @@ class RealScore:
     unread: int = 0  # found, but reported with the code "?" (index not readable)
     rank_right: int = 0
     extra: int = 0  # face-up readings of no card (see `_extra`): a second reading of a card, papers, a box
+    suited: int = 0  # found cards whose suit is known (`read_suits`)
+    code_right: int = 0  # ... read with rank and suit right
     seconds: list[float] = field(default_factory=list)
     failures: list[dict[str, Any]] = field(default_factory=list)  # each card missed, unread or read wrong
 
@@ -60,15 +63,21 @@ class RealScore:
                 "rank_accuracy_of_read": round(self.rank_right / max(1, self.found - self.unread), 4),
                 "rank_accuracy_of_all": round(self.rank_right / max(1, self.boxes), 4),
                 "extra_cards": self.extra,
+                "suited_cards": self.suited,
+                "code_accuracy_of_suited": round(self.code_right / max(1, self.suited), 4),
                 "median_ms": round(1000 * float(np.median(self.seconds)), 1) if self.seconds else None}
 
 
-def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, split: str = "all") -> RealScore:
-    """Every annotated image of `split` in `folder` (sorted), or the first `limit`."""
+def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, split: str = "all",
+                  suits: dict[str, str] | None = None) -> RealScore:
+    """Every annotated image of `split` in `folder` (sorted), or the first `limit`. Where `suits` (`read_suits`)
+    names a photo's suits, its found cards are also scored on the whole code, and a right rank in the wrong suit is
+    a failure ("suit")."""
     import time
 
     score = RealScore()
     for image_path, image, labels in labelled_photos(folder, split, limit):
+        known = _photo_suits(image_path, labels, suits)
         start = time.perf_counter()
         dets = predict(image)
         score.seconds.append(time.perf_counter() - start)
@@ -76,7 +85,7 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
         boxes = [quad_bounds(c) for c in dets.corners]
         used: set[int] = set()
         missed: list = []
-        for name, gt in labels:
+        for (name, gt), suit in zip(labels, known, strict=True):
             score.boxes += 1
             rank = RANK_NAMES.get(name, "?")
             ious = [(box_iou(gt, b), k) for k, b in enumerate(boxes) if k not in used]
@@ -94,8 +103,23 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
             if not right:
                 kind = "unread" if code == UNREAD else "wrong"
                 score.failures.append(_failure(image_path, kind, rank, gt, dets, boxes, best[1]))
+            if suit != UNSURE_SUIT:
+                score.suited += 1
+                score.code_right += int(right and code[-1] == suit)
+                if right and code[-1] != suit:
+                    score.failures.append(_failure(image_path, "suit", rank + suit, gt, dets, boxes, best[1]))
         score.extra += _extra(dets, boxes, used, missed)
     return score
+
+
+def _photo_suits(image_path: Path, labels: list, suits: dict[str, str] | None) -> str:
+    """One suit letter per label of a photo; `?` for each where none is known."""
+    letters = (suits or {}).get(image_path.name)
+    if letters is None:
+        return UNSURE_SUIT * len(labels)
+    if len(letters) != len(labels):
+        raise ValueError(f"{image_path.name}: {len(letters)} suits for {len(labels)} labelled cards")
+    return letters
 
 
 def _failure(image: Path, kind: str, rank: str, box: tuple[float, ...], dets: CardDetections, boxes: list,

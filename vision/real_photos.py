@@ -31,6 +31,24 @@ def read_voc(path: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
 
 
 SPLITS = ("all", "tune", "held-out")
+SUITS = "CDHS"
+UNSURE_SUIT = "?"
+SUITS_FILE = Path(__file__).resolve().parents[1] / "datasets" / "cards" / "real-suits.json"
+
+
+def read_suits(path: Path = SUITS_FILE) -> dict[str, str]:
+    """Photo name -> one suit letter per VOC object, in file order (`?`: not shown). The photos name ranks only,
+    and a referee needs the suit too: these were read off the tune half by eye (`datasets/cards/real-suits.json`)."""
+    import json
+
+    try:
+        suits = json.loads(path.read_text(encoding="utf-8"))["suits"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a suits file ({exc})") from None
+    for name, letters in suits.items():
+        if not isinstance(letters, str) or set(letters) - set(SUITS + UNSURE_SUIT):
+            raise ValueError(f"{path}: {name}: suits must be a string of {SUITS} or {UNSURE_SUIT}, got {letters!r}")
+    return suits
 
 
 def real_images(folder: Path, split: str = "all") -> list[tuple[Path, Path]]:

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from companion.cli import UsageError
-from vision.real_photos import SPLITS
+from vision.real_photos import SPLITS, SUITS_FILE
 
 DEFAULT_REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-dev"
 
@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--real", type=Path, default=DEFAULT_REAL, help="folder of photos with VOC .xml boxes")
     p.add_argument("--split", choices=SPLITS, default="held-out",
                    help="which real photos: held-out (odd positions, never used to fine-tune; the default), tune, all")
+    p.add_argument("--suits", type=Path, default=SUITS_FILE,
+                   help="the real photos' suits (default: the tune half's, datasets/cards/real-suits.json)")
     p.add_argument("--limit", type=int, default=None, help="only the first N real photos")
     p.add_argument("--scenes", type=int, default=20, help="held-out synthetic scenes (0: none)")
     p.add_argument("--seed", type=int, default=60606,
@@ -37,13 +39,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.cards import predict
     from vision.evaluate import evaluate_real, evaluate_synthetic, whole_card_reading
+    from vision.real_photos import read_suits
     from vision.synth import court_art
 
     result: dict[str, object] = {}
     failures: list[dict[str, object]] = []
     try:
         if args.real is not None and args.real.is_dir():
-            score = evaluate_real(args.real, predict, args.limit, args.split)
+            suits = read_suits(args.suits) if args.suits.exists() else None
+            score = evaluate_real(args.real, predict, args.limit, args.split, suits)
             result["real"] = score.to_json()
             failures = score.failures
             if args.failures:
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
                 court_art.use(args.court_art)
             result["synthetic"] = evaluate_synthetic(predict, args.scenes, seed=args.seed, failures=args.failures,
                                                      court_art=args.court_art is not None)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if args.json:
         print(json.dumps(result))
@@ -68,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
               f"{real['recall_iou50']:.2%} ({real['found_unread']} of them unread, '?'), rank accuracy "
               f"{real['rank_accuracy_of_read']:.2%} of read, {real['rank_accuracy_of_found']:.2%} of found "
               f"({real['rank_accuracy_of_all']:.2%} of all); {real['extra_cards']} extra cards")
+        if real["suited_cards"]:
+            print(f"  rank and suit right for {real['code_accuracy_of_suited']:.2%} of the {real['suited_cards']} "
+                  "found cards whose suit is known")
     else:
         print(f"real photos: {real}")
     whole = result.get("whole_cards")
