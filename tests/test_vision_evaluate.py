@@ -237,12 +237,12 @@ def test_vision_eval_scores_suits_and_names_a_broken_suits_file(tmp_path: Path) 
 
 
 def test_the_shipped_suits_fit_the_real_photos_they_name() -> None:
-    """Every photo the suits file names is a labelled photo of the tune half, with one suit per card."""
+    """Every photo the suits file names is a labelled photo, with one suit per card."""
     from vision.real_photos import SUITS_FILE, labelled_photos, read_suits
 
     real = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-dev"
     suits = read_suits(SUITS_FILE)
-    counts = {p.name: len(labels) for p, _, labels in labelled_photos(real, "tune")} if real.is_dir() else {}
-    assert len(suits) == 148 and sum(len(s) for s in suits.values()) == 262
+    counts = {p.name: len(labels) for p, _, labels in labelled_photos(real)} if real.is_dir() else {}
+    assert len(suits) == 296 and sum(len(s) for s in suits.values()) == 527
     for name, letters in suits.items():
         assert not counts or counts[name] == len(letters)

@@ -5,7 +5,7 @@ Real photos: a folder of images with Pascal-VOC .xml boxes of whole cards and ra
 (`nine` .. `ace`), as in ../shared/data/real-cards-dev. A box is found when some predicted card's
 axis-aligned bounds overlap it at IoU >= 0.5; its rank is right when that card's code has the rank. A card
 found but unread ("?") counts as found, never as read right. Where a photo's suits are known
-(`datasets/cards/real-suits.json`: the tune half, read off by eye), its found cards are also scored on the whole code.
+(`datasets/cards/real-suits.json`: both halves, read off by eye), its found cards are also scored on the whole code.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ SUITS_FILE = Path(__file__).resolve().parents[1] / "datasets" / "cards" / "real-
 
 def read_suits(path: Path = SUITS_FILE) -> dict[str, str]:
     """Photo name -> one suit letter per VOC object, in file order (`?`: not shown). The photos name ranks only,
-    and a referee needs the suit too: these were read off the tune half by eye (`datasets/cards/real-suits.json`)."""
+    and a referee needs the suit too: these were read off both halves by eye (`datasets/cards/real-suits.json`)."""
     import json
 
     try:

@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split", choices=SPLITS, default="held-out",
                    help="which real photos: held-out (odd positions, never used to fine-tune; the default), tune, all")
     p.add_argument("--suits", type=Path, default=SUITS_FILE,
-                   help="the real photos' suits (default: the tune half's, datasets/cards/real-suits.json)")
+                   help="the real photos' suits (default: datasets/cards/real-suits.json, both halves read off by eye)")
     p.add_argument("--limit", type=int, default=None, help="only the first N real photos")
     p.add_argument("--scenes", type=int, default=20, help="held-out synthetic scenes (0: none)")
     p.add_argument("--seed", type=int, default=60606,

@@ -3,7 +3,7 @@
 Each annotated card is found again by the classical outline finder (`vision.cards.contours`); both of its
 printed corners are cut (real decks print the index at two opposite corners) through slightly jittered
 outlines. The label is a set of classes: the card's own code where its suit is known (`datasets/cards/real-suits.json`,
-the tune half read off by eye), else the four suits of the box's rank, as the photos name ranks only. A rank-only
+only its tune half is used), else the four suits of the box's rank, as the photos name ranks only. A rank-only
 label let the readers give the real deck's spades the clubs' code and its diamonds the hearts' (session 20: rank and
 suit right for 62% of the tune half's found cards).
 Outlines that match no box are cut too and labelled "none": the junk a real table offers (books, papers).
