@@ -234,6 +234,8 @@ def test_vision_eval_scores_suits_and_names_a_broken_suits_file(tmp_path: Path) 
     broken.write_text("[]", encoding="utf-8")
     done = subprocess.run(base + [str(broken)], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "broken.json: not a suits file" in done.stderr
+    done = subprocess.run(base + [str(tmp_path / "absent.json")], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "absent.json: not a suits file" in done.stderr  # a mistyped path is no silence
 
 
 def test_the_shipped_suits_fit_the_real_photos_they_name() -> None:

@@ -22,7 +22,7 @@ from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 from vision.homography import table_homography
 from vision.layout import scoundrel_zones, superheld_map
-from vision.real_photos import RANK_NAMES, UNSURE_SUIT, labelled_photos
+from vision.real_photos import RANK_NAMES, UNSURE_SUIT, labelled_photos, photo_suits
 from vision.synth.cards import face_style
 from vision.synth.court_art import COURT_ART
 from vision.synth.fonts import missing_index_fonts
@@ -77,7 +77,7 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
 
     score = RealScore()
     for image_path, image, labels in labelled_photos(folder, split, limit):
-        known = _photo_suits(image_path, labels, suits)
+        known = photo_suits(image_path.name, len(labels), suits)
         start = time.perf_counter()
         dets = predict(image)
         score.seconds.append(time.perf_counter() - start)
@@ -110,16 +110,6 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
                     score.failures.append(_failure(image_path, "suit", rank + suit, gt, dets, boxes, best[1]))
         score.extra += _extra(dets, boxes, used, missed)
     return score
-
-
-def _photo_suits(image_path: Path, labels: list, suits: dict[str, str] | None) -> str:
-    """One suit letter per label of a photo; `?` for each where none is known."""
-    letters = (suits or {}).get(image_path.name)
-    if letters is None:
-        return UNSURE_SUIT * len(labels)
-    if len(letters) != len(labels):
-        raise ValueError(f"{image_path.name}: {len(letters)} suits for {len(labels)} labelled cards")
-    return letters
 
 
 def _failure(image: Path, kind: str, rank: str, box: tuple[float, ...], dets: CardDetections, boxes: list,

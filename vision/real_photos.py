@@ -51,6 +51,16 @@ def read_suits(path: Path = SUITS_FILE) -> dict[str, str]:
     return suits
 
 
+def photo_suits(name: str, cards: int, suits: dict[str, str] | None) -> str:
+    """One suit letter per labelled card of photo `name` (`read_suits`); `?` for each where none is known."""
+    letters = (suits or {}).get(name)
+    if letters is None:
+        return UNSURE_SUIT * cards
+    if len(letters) != cards:
+        raise ValueError(f"{name}: {len(letters)} suits for {cards} labelled cards")
+    return letters
+
+
 def real_images(folder: Path, split: str = "all") -> list[tuple[Path, Path]]:
     """(image, annotation) pairs, sorted. `tune` (even positions) may be used for fine-tuning; `held-out` (odd
     positions) never is, so figures on it are honest."""

@@ -46,8 +46,7 @@ def run(args: argparse.Namespace) -> int:
     failures: list[dict[str, object]] = []
     try:
         if args.real is not None and args.real.is_dir():
-            suits = read_suits(args.suits) if args.suits.exists() else None
-            score = evaluate_real(args.real, predict, args.limit, args.split, suits)
+            score = evaluate_real(args.real, predict, args.limit, args.split, read_suits(args.suits))
             result["real"] = score.to_json()
             failures = score.failures
             if args.failures:

@@ -429,27 +429,29 @@ def _code_once(cards: CardDetections, iou: float = 0.3) -> CardDetections:
     """Off a map, of two readings of one code whose outlines overlap the surer is kept: a deck holds each card once,
     and a stack walked one strip off reads the card on top again through an outline 22 mm from its own (session
     20's readers: a 4C read twice in a weapon stack). Cards that merely overlap keep their own codes."""
-    read = [k for k, c in enumerate(cards.codes) if c in CARD_CODES]
-    if len(read) < 2:
-        return cards
-    overlaps = pairwise_iou(cards.corners[read], cards.corners[read])
-    drop: set[int] = set()
-    for a in np.argsort(-cards.confidence[read]):
-        for b in range(len(read)):
-            if b != a and read[b] not in drop and read[a] not in drop and overlaps[a, b] >= iou \
-                    and cards.codes[read[a]] == cards.codes[read[b]]:
-                drop.add(read[b])
-    return cards[np.array([k not in drop for k in range(len(cards))], bool)] if drop else cards
+    keep = np.ones(len(cards), bool)
+    codes = np.array(cards.codes, dtype=object)
+    for code in {c for c in cards.codes if c in CARD_CODES}:
+        same = np.nonzero(codes == code)[0]
+        keep[same] = False
+        keep[same[_surest_apart(cards[same], iou)]] = True
+    return cards if keep.all() else cards[keep]
 
 
 def _unique(dets: CardDetections, iou: float = 0.5) -> CardDetections:
     """One reading per card: of overlapping outlines keep the most confident."""
+    kept = _surest_apart(dets, iou)
+    return dets[kept] if len(kept) else CardDetections()
+
+
+def _surest_apart(dets: CardDetections, iou: float) -> np.ndarray:
+    """Indices (sorted) of the readings kept when, surest first, each overlapping one kept by `iou` is dropped."""
     overlaps = pairwise_iou(dets.corners, dets.corners)
     kept: list[int] = []
     for i in np.argsort(-dets.confidence):
         if not (overlaps[i, kept] >= iou).any():
             kept.append(int(i))
-    return dets[np.array(sorted(kept), int)] if kept else CardDetections()
+    return np.array(sorted(kept), int)
 
 
 def _outlines(image: np.ndarray, boxes: Boxes) -> np.ndarray:

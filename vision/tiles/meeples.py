@@ -211,11 +211,19 @@ def _over_grey(
     colour as the figure itself, paint all round, and the verifier is unsure of a whole figure (a blue one by the rim
     of a blue cloth scored 0.14-0.20).
     """
-    grey = np.array(GREY_TABLE, np.uint8).reshape(1, 1, 3)
-    shown, shown_lab = board_bgr.copy(), lab.copy()
-    shown[table] = cv2.cvtColor(grey, cv2.COLOR_LAB2BGR)[0, 0]
-    shown_lab[table] = grey[0, 0]
+    shown, shown_lab = painted(board_bgr, lab, table, np.array(GREY_TABLE, np.uint8))
     return verifier.scores(model, shown, blobs, patch, calibration, shown_lab)
+
+
+def painted(board_bgr: np.ndarray, lab: np.ndarray, where: np.ndarray, lab_colour: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Copies of the board in BGR and Lab with `where` painted one Lab colour (uint8) in both, for the verifier,
+    which reads both."""
+    colour = lab_colour.reshape(1, 1, 3)
+    bgr, shown_lab = board_bgr.copy(), lab.copy()
+    bgr[where] = cv2.cvtColor(colour, cv2.COLOR_LAB2BGR)[0, 0]
+    shown_lab[where] = colour[0, 0]
+    return bgr, shown_lab
 
 
 def _board_cut(model: verifier.Verifier, board_bgr: np.ndarray, near_tiles: np.ndarray, kept: list[Blob], patch: int,

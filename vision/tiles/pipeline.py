@@ -18,7 +18,7 @@ from vision.table import table_distance
 from vision.tiles.catalog import TILES
 from vision.tiles.grid import Grid, find_grid
 from vision.tiles.matcher import Reading, match_board
-from vision.tiles.meeples import CANDIDATE_DISTANCES, Blob, Calibration, _foot_in, feature_at, find_meeples
+from vision.tiles.meeples import CANDIDATE_DISTANCES, Blob, Calibration, _foot_in, feature_at, find_meeples, painted
 from vision.tiles.meeples import _distance as colour_distance
 from vision.tiles.reader import PATCH, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
 
@@ -121,11 +121,7 @@ def _table_beyond(
     """
     if seen.all():
         return board, lab
-    table = np.clip(np.round(table_lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
-    shown, shown_lab = board.copy(), lab.copy()
-    shown[~seen] = cv2.cvtColor(table, cv2.COLOR_LAB2BGR)[0, 0]
-    shown_lab[~seen] = table[0, 0]
-    return shown, shown_lab
+    return painted(board, lab, ~seen, np.clip(np.round(table_lab), 0, 255).astype(np.uint8))
 
 
 def _not_meeple(blue: np.ndarray, hidden: np.ndarray, blobs: list[Blob]) -> np.ndarray:

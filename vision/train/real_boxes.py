@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import yaml
 
-from vision.cards.geometry import INDEX_BOX_MM, card_to_image, portrait_corners, rotate_corners
+from vision.cards.geometry import INDEX_BOX_MM, card_to_image, portrait_corners, quad_bounds, rotate_corners
 from vision.cards.outline import paper_rect
 from vision.real_photos import labelled_photos
 from vision.synth.generate import DET_CLASSES, label_line
@@ -57,9 +57,8 @@ def _paper_outline(image: np.ndarray, box: tuple[float, float, float, float]) ->
     if rect is None:
         return quad
     angle = cv2.minAreaRect(rect)[2] % 90.0
-    (x0, y0), (x1, y1) = rect.min(axis=0), rect.max(axis=0)
     turned = min(angle, 90.0 - angle) > TURNED_DEG
-    return rect if turned and box_iou((x0, y0, x1, y1), box) >= MATCH_IOU else quad
+    return rect if turned and box_iou(quad_bounds(rect), box) >= MATCH_IOU else quad
 
 
 def photo_labels(image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[int, np.ndarray]]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop, index_crop, rotate_corners
 from vision.cards.labels import CROP_CLASSES, NONE_CLASS
-from vision.real_photos import RANK_NAMES, SUITS_FILE, UNSURE_SUIT, labelled_photos, read_suits
+from vision.real_photos import RANK_NAMES, SUITS_FILE, UNSURE_SUIT, labelled_photos, photo_suits, read_suits
 
 MATCH_IOU = 0.5
 
@@ -49,10 +49,7 @@ def collect(folder: Path, split: str = "tune", jitters: int = 3, corner_jitter: 
     for path, image, names in labelled_photos(folder, split):
         quads, matches = outlined(image, [box for _, box in names], MATCH_IOU)
         labels: list[np.ndarray] = [none] * len(quads)
-        letters = known.get(path.name, UNSURE_SUIT * len(names))
-        if len(letters) != len(names):
-            raise ValueError(f"{path.name}: {len(letters)} suits for {len(names)} labelled cards")
-        for (name, _), k, suit in zip(names, matches, letters, strict=True):
+        for (name, _), k, suit in zip(names, matches, photo_suits(path.name, len(names), known), strict=True):
             if k is not None and name in RANK_NAMES:
                 labels[k] = rank_mask(RANK_NAMES[name], suit)
         for quad, mask in zip(quads, labels, strict=True):
