@@ -248,3 +248,19 @@ def test_the_shipped_suits_fit_the_real_photos_they_name() -> None:
     assert len(suits) == 296 and sum(len(s) for s in suits.values()) == 527
     for name, letters in suits.items():
         assert not counts or counts[name] == len(letters)
+
+
+def test_a_card_the_frame_cuts_is_found_by_its_reading_inside_the_picture(tmp_path: Path) -> None:
+    """A label box ends at the picture's edge; a reading of the whole card runs on beyond it (real tune half: a
+    queen cut by the top edge read right, its bounds beyond the picture, IoU 0.44 with the box)."""
+    import cv2
+
+    from vision.evaluate import evaluate_real
+
+    cv2.imwrite(str(tmp_path / "cut.jpg"), np.full((200, 300, 3), 90, np.uint8))
+    box = "<xmin>100</xmin><ymin>0</ymin><xmax>163</xmax><ymax>40</ymax>"
+    (tmp_path / "cut.xml").write_text(f"<annotation><object><name>queen</name><bndbox>{box}</bndbox></object>"
+                                      "</annotation>", encoding="utf-8")
+    whole = _dets(["QD"], [(100, -48, 163, 40)])  # the card's top 48 px lie above the picture
+    score = evaluate_real(tmp_path, lambda image: whole)
+    assert score.found == 1 and score.rank_right == 1 and not score.failures

@@ -3,9 +3,10 @@ synthetic scenes (card error, whole layout exactly right).
 
 Real photos: a folder of images with Pascal-VOC .xml boxes of whole cards and rank-only names
 (`nine` .. `ace`), as in ../shared/data/real-cards-dev. A box is found when some predicted card's
-axis-aligned bounds overlap it at IoU >= 0.5; its rank is right when that card's code has the rank. A card
-found but unread ("?") counts as found, never as read right. Where a photo's suits are known
-(`datasets/cards/real-suits.json`: both halves, read off by eye), its found cards are also scored on the whole code.
+axis-aligned bounds, cut to the picture as the labels are, overlap it at IoU >= 0.5; its rank is right when that
+card's code has the rank. A card found but unread ("?") counts as found, never as read right. Where a photo's
+suits are known (`datasets/cards/real-suits.json`: both halves, read off by eye), its found cards are also scored on
+the whole code.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
         dets = predict(image)
         score.seconds.append(time.perf_counter() - start)
         score.images += 1
-        boxes = [quad_bounds(c) for c in dets.corners]
+        h, w = image.shape[:2]
+        boxes = [_clip(quad_bounds(c), w, h) for c in dets.corners]
         used: set[int] = set()
         missed: list = []
         for (name, gt), suit in zip(labels, known, strict=True):
@@ -110,6 +112,12 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
                     score.failures.append(_failure(image_path, "suit", rank + suit, gt, dets, boxes, best[1]))
         score.extra += _extra(dets, boxes, used, missed)
     return score
+
+
+def _clip(box: tuple[float, float, float, float], width: int, height: int) -> tuple[float, float, float, float]:
+    """A reading's bounds inside the picture: a card cut by the picture's edge is labelled only as far as it shows."""
+    x0, y0, x1, y1 = box
+    return max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1)
 
 
 def _failure(image: Path, kind: str, rank: str, box: tuple[float, ...], dets: CardDetections, boxes: list,
