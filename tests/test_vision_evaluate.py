@@ -22,7 +22,7 @@ def _dets(codes: list[str], boxes: list[tuple[float, float, float, float]]) -> C
 def test_a_card_read_twice_and_a_reading_on_bare_table_are_extra_but_a_back_and_a_loose_miss_are_not() -> None:
     dets = _dets(["QS", "QC", "7H", "back", "9D"],
                  [(0, 0, 63, 88), (5, 3, 66, 90), (300, 0, 363, 88), (400, 0, 463, 88), (600, 0, 690, 120)])
-    boxes = [quad_bounds(c) for c in dets.corners]
+    boxes = [[quad_bounds(c)] for c in dets.corners]
     # the QS is matched to its label; the QC lies on the same card; the 7H on no card; the 9D is a loose outline
     # of a card the matching missed
     missed = [(600.0, 20.0, 663.0, 108.0)]
@@ -264,3 +264,22 @@ def test_a_card_the_frame_cuts_is_found_by_its_reading_inside_the_picture(tmp_pa
     whole = _dets(["QD"], [(100, -48, 163, 40)])  # the card's top 48 px lie above the picture
     score = evaluate_real(tmp_path, lambda image: whole)
     assert score.found == 1 and score.rank_right == 1 and not score.failures
+
+
+def test_a_card_under_another_is_found_by_its_part_left_uncovered(tmp_path: Path) -> None:
+    """A nine more than half under a queen is boxed round its visible strip (IoU 0.48 with its whole outline, which
+    its reading gives); the queen on top is found by her whole outline."""
+    import cv2
+
+    from vision.evaluate import evaluate_real
+
+    cv2.imwrite(str(tmp_path / "pair.jpg"), np.full((200, 300, 3), 90, np.uint8))
+    objects = "".join(f"<object><name>{n}</name><bndbox><xmin>{b[0]}</xmin><ymin>{b[1]}</ymin><xmax>{b[2]}</xmax>"
+                      f"<ymax>{b[3]}</ymax></bndbox></object>" for n, b in (("nine", (40, 50, 70, 138)),
+                                                                            ("queen", (70, 50, 133, 138))))
+    (tmp_path / "pair.xml").write_text(f"<annotation>{objects}</annotation>", encoding="utf-8")
+    both = _dets(["9S", "QH"], [(40, 50, 103, 138), (70, 50, 133, 138)])
+    score = evaluate_real(tmp_path, lambda image: both)
+    assert score.found == 2 and score.rank_right == 2 and score.extra == 0
+    apart = _dets(["9S", "QH"], [(40, 50, 103, 138), (150, 50, 213, 138)])  # no card over the nine: missed
+    assert evaluate_real(tmp_path, lambda image: apart).found == 0

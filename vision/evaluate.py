@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
-from vision.cards.geometry import quad_bounds, quad_iou
+from vision.cards.geometry import pairwise_iou, quad_bounds, quad_iou
 from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 from vision.homography import table_homography
@@ -83,14 +84,13 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
         dets = predict(image)
         score.seconds.append(time.perf_counter() - start)
         score.images += 1
-        h, w = image.shape[:2]
-        boxes = [_clip(quad_bounds(c), w, h) for c in dets.corners]
+        boxes = reading_bounds(dets.corners, image.shape[:2])
         used: set[int] = set()
         missed: list = []
         for (name, gt), suit in zip(labels, known, strict=True):
             score.boxes += 1
             rank = RANK_NAMES.get(name, "?")
-            ious = [(box_iou(gt, b), k) for k, b in enumerate(boxes) if k not in used]
+            ious = [(seen_iou(gt, b), k) for k, b in enumerate(boxes) if k not in used]
             best = max(ious, default=(0.0, -1))
             if best[0] < 0.5:
                 missed.append(gt)
@@ -114,10 +114,38 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
     return score
 
 
-def _clip(box: tuple[float, float, float, float], width: int, height: int) -> tuple[float, float, float, float]:
-    """A reading's bounds inside the picture: a card cut by the picture's edge is labelled only as far as it shows."""
-    x0, y0, x1, y1 = box
-    return max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1)
+Box = tuple[float, float, float, float]
+
+
+def reading_bounds(corners: np.ndarray, shape: tuple[int, ...]) -> list[list[Box]]:
+    """Each reading's bounds as a label box may hold it: its whole outline's and, where other readings lie on it,
+    its part they leave uncovered, both cut to the picture. The labeller boxed a card as far as it shows: a card
+    the frame cuts ends at the picture's edge, and a card under another is mostly boxed round its visible part,
+    while a reading's outline is the whole card's (real tune half: a queen cut by the top edge, nines under
+    other cards)."""
+    h, w = shape[:2]
+    quads = np.asarray(corners, np.float32).reshape(-1, 4, 2)
+    overlaps = pairwise_iou(quads, quads) if len(quads) else np.zeros((0, 0))
+    out = []
+    for k, q in enumerate(quads):
+        x0, y0, x1, y1 = quad_bounds(q)
+        views: list[Box] = [(max(0.0, x0), max(0.0, y0), min(float(w), x1), min(float(h), y1))]
+        others = [j for j in np.nonzero(overlaps[k] > 0)[0] if j != k]
+        if others:
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+            for j in others:
+                cv2.fillConvexPoly(mask, np.round(quads[j]).astype(np.int32), 0)
+            ys, xs = np.nonzero(mask)
+            if len(xs):
+                views.append((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))
+        out.append(views)
+    return out
+
+
+def seen_iou(box: tuple[float, ...], views: list[Box]) -> float:
+    """A label box's overlap with a reading: the better of its bounds' (`reading_bounds`)."""
+    return max(box_iou(box, v) for v in views)
 
 
 def _failure(image: Path, kind: str, rank: str, box: tuple[float, ...], dets: CardDetections, boxes: list,
@@ -125,11 +153,11 @@ def _failure(image: Path, kind: str, rank: str, box: tuple[float, ...], dets: Ca
     """One card missed ("missed": no reading's bounds overlap its box at IoU 0.5; the reading that overlaps it
     most is named), unread or read wrong, for looking into the tuning half card by card."""
     if k is None:
-        k = max(range(len(boxes)), key=lambda j: box_iou(box, boxes[j]), default=None)
+        k = max(range(len(boxes)), key=lambda j: seen_iou(box, boxes[j]), default=None)
     out: dict[str, Any] = {"image": image.name, "kind": kind, "rank": rank, "box": [round(v) for v in box]}
     if k is not None:
         out.update(read=dets.codes[k], confidence=round(float(dets.confidence[k]), 2),
-                   iou=round(box_iou(box, boxes[k]), 2))
+                   iou=round(seen_iou(box, boxes[k]), 2))
     return out
 
 
@@ -182,7 +210,7 @@ def _extra(dets: CardDetections, boxes: list, used: set[int], missed: list) -> i
     one): a card read twice counts once as extra, as a player would see two cards where one lies. Face-down cards
     are not labelled in these photos, so they are not counted."""
     return sum(1 for k, b in enumerate(boxes) if k not in used and dets.codes[k] != "back"
-               and not any(box_iou(gt, b) >= 0.3 for gt in missed))
+               and not any(seen_iou(gt, b) >= 0.3 for gt in missed))
 
 
 def match_cards(dets: CardDetections, truths: list, iou: float = 0.5) -> tuple[int, int, int, dict[int, int]]:
