@@ -518,7 +518,8 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
                  if owner[j] == k and codes[j][:-1] == out.codes[k][:-1] and conf[j] >= conf[m]]
         for j in tried:
             under = _stacked_on(image, outlines[m], corners[j], codes[j], indices,
-                                set(out.codes) | {c.codes[0] for c in strips}, least[j])
+                                set(out.codes) | {c.codes[0] for c in strips}, least[j],
+                                np.delete(faces.corners, k, axis=0))
             if under is not None:
                 out.codes[k], out.confidence[k], out.corners[k] = codes[j], conf[j], corners[j]
                 strips.append(under)
@@ -527,12 +528,15 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
 
 
 def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: str, indices: Boxes,
-                taken: set[str], least: float = MIN_CONFIDENCE) -> CardDetections | None:
+                taken: set[str], least: float = MIN_CONFIDENCE,
+                others: np.ndarray | None = None) -> CardDetections | None:
     """The card whose strip `whole` held beyond `card` (read as `code`), read through `card`'s shape moved onto an
     index box in that strip (as a weapon stack's), or None when no box there reads as a card not `taken`. A
     reading of the card's own rank, or of the rank it shows upside down (`UPSIDE_DOWN_RANK`), is its own other
     index, which a cut too deep leaves in the strip (real tune half: 4 of 4 such readings). `least`: the sureness
-    a reading needs."""
+    a reading needs. The card read must lie under the region or the `others` (the cards read around it) by
+    STRIP_CARD_INSIDE: a stack's card lies under the cards laid on it, beyond the region cut (selection seed 4343:
+    a 4C under a 7C, its index in the strip a 3D's long outline left; selection sets 65 -> 64 errors)."""
     centres = indices.quads.mean(axis=1)
     in_strip = points_in_quads(centres, whole[None])[:, 0] & ~points_in_quads(centres, card[None])[:, 0]
     ways = [w for k in np.nonzero(in_strip)[0] for w in _placements(card, centres[k], STACK_SIDEWAYS_MM,
@@ -545,7 +549,7 @@ def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: st
         if sure[i] < least:
             break
         own = codes[i][:-1] in (code[:-1], UPSIDE_DOWN_RANK.get(code[:-1]))
-        under = _inside_share(outlines[i], whole) >= STRIP_CARD_INSIDE
+        under = _covered_share(outlines[i], [whole, *([] if others is None else others)]) >= STRIP_CARD_INSIDE
         if codes[i] not in taken and codes[i] not in ("none", "JOKER") and not own and under:
             return _face_up(codes, outlines, sure, [int(i)])
     return None
@@ -683,6 +687,19 @@ def _not_crosswise(faces: CardDetections, cards: CardDetections) -> CardDetectio
                                                                portrait_corners(cards.corners[j])) >= CROSSWISE_DEG
         and _inside_share(faces.corners[k], cards.corners[j]) >= CROSSWISE_INSIDE for j in range(len(cards)))]
     return faces[np.setdiff1d(np.arange(len(faces)), drop)] if drop else faces
+
+
+def _covered_share(quad: np.ndarray, covers: list[np.ndarray]) -> float:
+    """How much of `quad`'s area lies inside one or more of the convex `covers`, counted on its pixels."""
+    q = np.asarray(quad, np.float32)
+    x0, y0 = np.floor(q.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int)
+    own = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillConvexPoly(own, np.round(q - [x0, y0]).astype(np.int32), 1)
+    covered = np.zeros_like(own)
+    for c in covers:
+        cv2.fillConvexPoly(covered, np.round(np.asarray(c, np.float32) - [x0, y0]).astype(np.int32), 1)
+    return float((own & covered).sum()) / max(float(own.sum()), 1.0)
 
 
 def _inside_share(quad: np.ndarray, other: np.ndarray) -> float:
