@@ -418,11 +418,15 @@ def _streak(lab: np.ndarray, table: np.ndarray, labels: np.ndarray, stats: np.nd
             ) -> bool:
     """Whether a part of the mask is a streak of the table's hue: STREAK_LONG times longer than wide, and the
     90th percentile of its pixels' a*b* distance from the table under STREAK times the cut."""
-    x, y, w, h = stats[:4]
-    ys, xs = np.nonzero(labels[y:y + h, x:x + w] == index)
-    (_, _), (w, h), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    x, y, w, h, area = stats[:5]
+    if area > (w * w + h * h) / STREAK_LONG:  # its rectangle, no longer than the box's diagonal, holds it
+        return False
+    part = labels[y:y + h, x:x + w] == index
+    contours, _ = cv2.findContours(part.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (_, _), (w, h), _ = cv2.minAreaRect(np.vstack(contours))
     if max(w, h) < STREAK_LONG * max(min(w, h), 1.0):
         return False
+    ys, xs = np.nonzero(part)
     hue = lab[y + ys, x + xs, 1:].astype(np.float32) - np.asarray(table[1:], np.float32)
     return float(np.percentile(np.hypot(hue[:, 0], hue[:, 1]), 90)) < STREAK * cut
 
