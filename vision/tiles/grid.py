@@ -19,6 +19,10 @@ Cell = tuple[int, int]
 WORK_SIDE = 800  # longest side the grid is searched at
 MIN_PITCH = 14.0  # rectified px
 STREAK = 1.5  # times the table cut: a part of the board mask whose paint stays below this is the table's grain
+# a part this many times longer than wide whose hue (a*b*) stays below STREAK times the cut is a streak of the table:
+# white streaks on a pale grey table, 10-15 x 160-300 working px, pass the cut by their lightness (their hue 3-13
+# from the table's, the cut 10-11); parts of boards are at most 7 times longer than wide, their hue 26 or more off
+STREAK_LONG = 10.0
 PITCH_STEP = 0.75  # comb search step; the least-squares refinement takes it from there
 PITCH_SHARE = 0.02  # the step for large pitches, as a share of the pitch (combs' tolerance is 0.07 of it)
 SKIN_LOW = np.array([0, 135, 85], np.uint8)  # YCrCb
@@ -404,7 +408,27 @@ def _board_mask(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     # a bright streak in a wooden table passes the cut by a hair all over; any piece of board holds paint far
     # unlike the table (fields, roads)
     keep = [i for i in keep if _unlike(dist, labels, stats[i], i) >= STREAK * cut]
+    # a bright streak in a pale table may pass it by its lightness alone: a long thin part whose hue stays the
+    # table's is none either (a row of tiles apart from the board is a tile wide and holds fields)
+    keep = [i for i in keep if not _streak(lab, table, labels, stats[i], i, cut)]
     return np.isin(labels, keep), table, cut
+
+
+def _streak(lab: np.ndarray, table: np.ndarray, labels: np.ndarray, stats: np.ndarray, index: int, cut: float
+            ) -> bool:
+    """Whether a part of the mask is a streak of the table's hue: STREAK_LONG times longer than wide, and the
+    90th percentile of its pixels' a*b* distance from the table under STREAK times the cut."""
+    x, y, w, h, area = stats[:5]
+    if area > (w * w + h * h) / STREAK_LONG:  # its rectangle, no longer than the box's diagonal, holds it
+        return False
+    part = labels[y:y + h, x:x + w] == index
+    contours, _ = cv2.findContours(part.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (_, _), (w, h), _ = cv2.minAreaRect(np.vstack(contours))
+    if max(w, h) < STREAK_LONG * max(min(w, h), 1.0):
+        return False
+    ys, xs = np.nonzero(part)
+    hue = lab[y + ys, x + xs, 1:].astype(np.float32) - np.asarray(table[1:], np.float32)
+    return float(np.percentile(np.hypot(hue[:, 0], hue[:, 1]), 90)) < STREAK * cut
 
 
 def _unlike(dist: np.ndarray, labels: np.ndarray, stats: np.ndarray, index: int) -> float:

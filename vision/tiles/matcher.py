@@ -41,7 +41,8 @@ SHAPE_SIGMA = 0.3
 SHIELD_BLUE = 0.002
 SHIELD_SCALE = 0.00075  # blue share over which the evidence for a shield goes from even to about 3 to 1
 SHIELD_HALF = 0.09  # half a painted shield's width (tiles)
-SPOT_SEEN = 0.5  # seen share of a shield's spot under which its absence is no evidence against it
+SPOT_SEEN = 0.3  # seen share of a shield's spot under which its absence is no evidence against it
+SPOT_WHOLE = 0.8  # seen share from which its absence is the whole evidence (between: a part of it, log-linearly)
 PRIOR_WEIGHT = 0.3
 FIELD_MEEPLE = 0.05  # how often a meeple stands on a field, against a road, city or monastery
 NEIGHBOUR_WEIGHT = 0.6  # how much the neighbour's view of a shared edge counts against the tile's own
@@ -317,11 +318,12 @@ def _shield_scores(f: TileFeatures, t: _Table) -> np.ndarray:
 
     A shield is painted at one spot; where a meeple hides that spot, no blue there is no evidence against
     the shield (the catalog's counts then choose between a shield letter and its plain twin), while blue
-    seen beside the figure still counts for it.
+    seen beside the figure still counts for it. Where a figure hides a part of the spot, no blue is a part of the
+    evidence, so on a full board the counts move the twin a figure stands on before one whose spot shows whole.
     """
     p = float(np.clip(1 / (1 + np.exp(-(f.blue - SHIELD_BLUE) / SHIELD_SCALE)), 0.02, 0.98))
-    hidden = f.seen.ravel() @ t.spot_cells < SPOT_SEEN  # (spots,)
-    per_turn = np.where(hidden[t.spots], max(p, 1 - p), p)  # (H, 4)
+    seen = np.clip((f.seen.ravel() @ t.spot_cells - SPOT_SEEN) / (SPOT_WHOLE - SPOT_SEEN), 0.0, 1.0)  # (spots,)
+    per_turn = p ** seen[t.spots] * max(p, 1 - p) ** (1 - seen[t.spots])  # (H, 4)
     turns = t.spots >= 0
     shielded = (per_turn * turns).sum(axis=1) / np.maximum(turns.sum(axis=1), 1)
     return np.log(np.where(t.shield, shielded, 1 - p))

@@ -134,6 +134,8 @@ def _not_meeple(blue: np.ndarray, hidden: np.ndarray, blobs: list[Blob]) -> np.n
     out = blue
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     for blob in blobs:
+        if blob.colour != "blue":
+            continue  # only a blue figure has a blue rim; the blue beside any other is the shield it half hides
         x, y = blob.origin
         h, w = blob.crop.shape
         x0, y0 = max(0, x - 6), max(0, y - 6)
