@@ -20,7 +20,7 @@ from vision.tiles.grid import Grid, find_grid
 from vision.tiles.matcher import Reading, match_board
 from vision.tiles.meeples import CANDIDATE_DISTANCES, Blob, Calibration, _foot_in, feature_at, find_meeples, painted
 from vision.tiles.meeples import _distance as colour_distance
-from vision.tiles.reader import PATCH, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
+from vision.tiles.reader import PATCH, blue_lead, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
 
 Cell = tuple[int, int]
 MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
@@ -103,7 +103,8 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
         blob.paint(hidden)
     hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
     shields = _not_meeple(blue, hidden, blobs) | (beside > 0)
-    features = dict(zip(cells, read_tiles(not_field, shields, ~hidden | (beside > 0), origins), strict=True))
+    features = dict(zip(cells, read_tiles(not_field, shields, ~hidden | (beside > 0), origins,
+                                                     blue_lead(board)), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0), uncounted=grid.by_arm)

@@ -63,6 +63,8 @@ class TileFeatures:
     wedge: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))
     # (SEEN_GRID, SEEN_GRID) share of each cell seen: where a meeple hides a spot the matcher expects something
     seen: np.ndarray = field(default_factory=lambda: np.ones((SEEN_GRID, SEEN_GRID)))
+    # (SEEN_GRID, SEEN_GRID) mean lead of blue over red and green (`blue_lead`, levels) per cell, hidden px as 0
+    lead: np.ndarray = field(default_factory=lambda: np.zeros((SEEN_GRID, SEEN_GRID)))
 
 
 def green_lead(bgr: np.ndarray) -> np.ndarray:
@@ -96,6 +98,13 @@ def blue_mask(bgr: np.ndarray) -> np.ndarray:
     b, g, r = cv2.split(bgr)
     blue, top = b.astype(np.int16), cv2.max(r, g).astype(np.int16)
     return (blue - top > 12) & (blue * 100 > 118 * top)  # dark editions paint navy shields
+
+
+def blue_lead(bgr: np.ndarray) -> np.ndarray:
+    """How far blue leads red and green, 0 where it does not (uint8 levels): a blurred shield's blue mixes with the
+    city's tan and leads by too little for `blue_mask`, but still leads, where a plain city's never does."""
+    b, g, r = cv2.split(bgr)
+    return cv2.subtract(b, cv2.max(r, g))
 
 
 def _share(mask: np.ndarray, valid: np.ndarray, box: tuple[float, float, float, float]) -> float:
@@ -134,9 +143,11 @@ def read_tile(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray) -> Til
     return read_tiles(not_field, blue, valid, [(0, 0)])[0]
 
 
-def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origins: list[tuple[int, int]]
-               ) -> list[TileFeatures]:
+def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origins: list[tuple[int, int]],
+               lead: np.ndarray | None = None) -> list[TileFeatures]:
     """`read_tile` for many tiles of one board at once: (x, y) px of each tile's top-left corner in the masks.
+
+    `lead` (`blue_lead` of the board, optional) gives each tile's `TileFeatures.lead`.
 
     Box sums come from integral images, so a 72-tile board costs a few array operations, not 72 loops.
     """
@@ -171,10 +182,15 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     blues = share(shields, (0.1, 0.1, 0.9, 0.9))
     whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
     step = np.linspace(0, PATCH, SEEN_GRID + 1).round().astype(int)
+    area = np.diff(step)[None, :, None] * np.diff(step)
     cells = box_sum(seen, ox[:, None, None], oy[:, None, None], step[None, None, :-1], step[None, :-1, None],
-                    step[None, None, 1:], step[None, 1:, None]) / (np.diff(step)[None, :, None] * np.diff(step))
+                    step[None, None, 1:], step[None, 1:, None]) / area
+    leads = np.zeros_like(cells)
+    if lead is not None:
+        leads = box_sum(integral(np.where(valid, lead, 0)), ox[:, None, None], oy[:, None, None],
+                        step[None, None, :-1], step[None, :-1, None], step[None, None, 1:], step[None, 1:, None]) / area
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
-                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t], wedge[:, t], cells[t])
+                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t], wedge[:, t], cells[t], leads[t])
             for t in range(len(origins))]
 
 
