@@ -43,7 +43,7 @@ SHIELD_SCALE = 0.00075  # blue share over which the evidence for a shield goes f
 SHIELD_HALF = 0.09  # half a painted shield's width (tiles)
 # a shield spot's mean blue lead (`TileFeatures.lead`, levels) at which it reads as even odds of a shield, and the
 # lead over which that goes to about 3 to 1: a blurred modern shield leaves `blue_mask` a px or two, but its spot
-# leads by a few levels; a plain city's spot leads by under 2 (tuning sets: 1 in 9600 tiles over 1). Tiles mended and
+# leads by a few levels; a plain city's spot by under 2 (tuning sets: 2 of 9600 plain twins over 1). Tiles mended and
 # broken on the nine tuning sets: 6 / 2 21 and 0; 5 / 1.5 19 and 1; 6 / 1.5 13 and 0; 6 / 2.5 27 and 7; 3 / 0.75 24
 # and 9
 SPOT_LEAD = 6.0
