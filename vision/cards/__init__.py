@@ -516,10 +516,10 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
     for k, m in whole.items():
         tried = [int(j) for j in np.argsort(-conf, kind="stable")
                  if owner[j] == k and codes[j][:-1] == out.codes[k][:-1] and conf[j] >= conf[m]]
+        around = np.delete(faces.corners, k, axis=0)
         for j in tried:
             under = _stacked_on(image, outlines[m], corners[j], codes[j], indices,
-                                set(out.codes) | {c.codes[0] for c in strips}, least[j],
-                                np.delete(faces.corners, k, axis=0))
+                                set(out.codes) | {c.codes[0] for c in strips}, least[j], around)
             if under is not None:
                 out.codes[k], out.confidence[k], out.corners[k] = codes[j], conf[j], corners[j]
                 strips.append(under)
@@ -528,8 +528,7 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
 
 
 def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: str, indices: Boxes,
-                taken: set[str], least: float = MIN_CONFIDENCE,
-                others: np.ndarray | None = None) -> CardDetections | None:
+                taken: set[str], least: float, others: np.ndarray) -> CardDetections | None:
     """The card whose strip `whole` held beyond `card` (read as `code`), read through `card`'s shape moved onto an
     index box in that strip (as a weapon stack's), or None when no box there reads as a card not `taken`. A
     reading of the card's own rank, or of the rank it shows upside down (`UPSIDE_DOWN_RANK`), is its own other
@@ -549,7 +548,7 @@ def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: st
         if sure[i] < least:
             break
         own = codes[i][:-1] in (code[:-1], UPSIDE_DOWN_RANK.get(code[:-1]))
-        under = _covered_share(outlines[i], [whole, *([] if others is None else others)]) >= STRIP_CARD_INSIDE
+        under = _covered_share(outlines[i], [whole, *others]) >= STRIP_CARD_INSIDE
         if codes[i] not in taken and codes[i] not in ("none", "JOKER") and not own and under:
             return _face_up(codes, outlines, sure, [int(i)])
     return None
