@@ -3,12 +3,16 @@ turned inside an upright box), and an outline round two cards side by side is re
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_shape_off, portrait_corners, quad_iou, side_by_side
 from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-dev"
 SCALE = 2.4  # px per mm
 TABLE = (40, 90, 30)
 
@@ -130,6 +134,20 @@ def test_a_sure_outline_and_a_lone_card_are_not_split() -> None:
     image = _scene([("9C", lone)])
     cards = _dets(["9C"], [lone], [0.6])
     assert _split_pairs(image, cards).codes == ["9C"]  # a card's own ends read no two cards
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_card_half_under_another_in_one_blob_is_read_from_its_box() -> None:
+    """IMG_2667 (real tune half): an ace half under a ten; one classical blob takes in both and reads as the ten,
+    while the detector boxes each card (0.9, 0.8). The ace is read through its own box."""
+    import cv2
+
+    from vision.cards import predict
+
+    dets = predict(cv2.imread(str(REAL / "IMG_2667.JPG")))
+    assert sorted(dets.codes) == ["10D", "AC"]
+    ace = dets.corners[dets.codes.index("AC")]
+    assert ace[:, 0].min() < 100 < 200 < ace[:, 0].max()  # the ace's own box (x 74-210), not the ten's
 
 
 def test_a_region_cut_for_an_update_is_not_read_through_paper_or_pairs() -> None:

@@ -104,6 +104,7 @@ LOST_CARD_SCORE = 0.5  # a face-up box found at the smaller input only is kept a
 LOST_CARD_OVERLAP = 0.3  # where no card or back box of the larger input (BOX_SCORE) overlaps it this much
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
+BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apart (less) holds two cards
 SPLIT_READ = 0.9  # off a map, both halves of an outline round two cards side by side must read this surely
 CROSSWISE_DEG, CROSSWISE_INSIDE = 60.0, 0.8  # a face this turned from a surer card and this much inside it is its strip
 TRIM_ASPECT = 1.45  # off a map, an outline this much longer than wide may hold a strip of the card under it (a
@@ -374,6 +375,33 @@ def _overlaps(cards: Boxes, proposals: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return overlaps, (overlaps < 0.3).all(axis=1)
 
 
+def _beneath_blobs(image: np.ndarray, cards: Boxes, proposals: np.ndarray, codes: list[str],
+                   conf: np.ndarray) -> CardDetections:
+    """The cards under a card that one classical blob takes in with them: a blob read surely (SPLIT_READ) that
+    overlaps two sure face-up boxes (MAP_BOX_SCORE) lying apart (each BLOB_BOX_OVERLAP) reads as the top card
+    alone. Its boxes are read through their own quads, and a sure reading (SPLIT_READ) of a code the blob's is
+    not is a card (real tune half: an ace half under a ten, both boxed at 0.8-0.9, the blob read as the ten; its
+    box tightened took in the ten's pips, 10 px too long). The blob stays: two cards side by side are parted
+    from it later (`_split_pairs`), surer than through boxes (real tune half: a jack read as another suit
+    through its box).
+    """
+    sure = cards.scores >= MAP_BOX_SCORE
+    if int(sure.sum()) < 2 or not len(proposals):
+        return CardDetections()
+    quads, scores = cards.quads[sure], cards.scores[sure]
+    inside = pairwise_iou(quads, proposals) >= BLOB_BOX_OVERLAP  # (boxes, blobs)
+    apart = pairwise_iou(quads, quads) < BLOB_BOX_OVERLAP
+    blobs = [j for j in range(len(proposals))
+             if conf[j] >= SPLIT_READ and apart[np.ix_(inside[:, j], inside[:, j])].any()]
+    ask = sorted({int(i) for j in blobs for i in np.nonzero(inside[:, j])[0]})
+    if not ask:
+        return CardDetections()
+    read, read_conf, corners = read_cards(image, np.array([portrait_corners(q) for q in quads[ask]], np.float32))
+    taken = {codes[j] for j in blobs}
+    keep = [k for k, c in enumerate(read) if c in CARD_CODES and c not in taken and read_conf[k] >= SPLIT_READ]
+    return _face_up(read, corners, (read_conf * scores[ask]) ** 0.5, keep)
+
+
 def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
                  codes: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Outlines worth a second reading, with their detector scores and backing (see `_card_outlines`): the
@@ -464,6 +492,8 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
     rather than miss it. Outlines that read as nothing get a second look (`_second_look`)."""
     outlines, scores, backing = _card_outlines(image, cards, proposals)
     codes, conf, corners = read_cards(image, outlines)
+    n_boxes = len(outlines) - len(proposals)
+    beneath = _beneath_blobs(image, cards, proposals, codes[n_boxes:], conf[n_boxes:])
     again, again_scores, again_backing = _second_look(image, cards, proposals, codes)
     if len(again):
         more_codes, more_conf, more_corners = read_cards(image, again)
@@ -474,6 +504,7 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
     sure = (conf * scores) ** 0.5
     codes = [c if sure[i] >= MIN_READ else "none" for i, c in enumerate(codes)]
     read = _face_up(codes, corners, sure, [i for i, c in enumerate(codes) if c not in ("none", "JOKER")])
+    read = CardDetections.merge([read, beneath])
     lost = [i for i, c in enumerate(codes) if c == "none" and backing[i] >= UNREAD_SCORE]
     m = len(lost)
     unread = CardDetections([UNREAD] * m, outlines[lost].reshape(-1, 4, 2), backing[lost].astype(np.float32),
