@@ -150,6 +150,18 @@ def test_a_real_card_half_under_another_in_one_blob_is_read_from_its_box() -> No
     assert ace[:, 0].min() < 100 < 200 < ace[:, 0].max()  # the ace's own box (x 74-210), not the ten's
 
 
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_card_boxed_unsurely_and_read_as_nothing_is_read_turned() -> None:
+    """IMG_2543 (real tune half): a king at 45 degrees on a braided rug, boxed upright at 0.57 (under
+    UNREAD_SCORE), read as nothing through that box. It is read through a turned outline all the same."""
+    import cv2
+
+    from vision.cards import predict
+
+    dets = predict(cv2.imread(str(REAL / "IMG_2543.JPG")))
+    assert dets.codes == ["KD"]
+
+
 def test_a_region_cut_for_an_update_is_not_read_through_paper_or_pairs() -> None:
     """The unsure cards of a region cut from a map are those its border cuts, left to the previous reading."""
     from vision.cards import read_in_grid_or_turned

@@ -53,6 +53,7 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     from vision.cards import (
         BOX_SCORE,
         FAN_INDEX_SCORE,
+        LOOK_AGAIN_SCORE,
         _apart,
         _card_outlines,
         _found,
@@ -82,8 +83,8 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     ms["outlines"], (outlines, _, _) = _time(lambda: _card_outlines(image, boxes.of(CARD, BOX_SCORE), blobs), runs)
     ms["read_cards"], _ = _time(lambda: read_cards(image, outlines), runs)
     ms["of_which_faces"], _ = _time(lambda: read_faces(image, outlines), runs)
-    ms["read_and_second_look"], (read, unread) = _time(lambda: _read_faces(image, boxes.of(CARD, BOX_SCORE), blobs),
-                                                       runs)
+    ms["read_and_second_look"], (read, unread) = _time(
+        lambda: _read_faces(image, boxes.of(CARD, BOX_SCORE), blobs, LOOK_AGAIN_SCORE), runs)
     faces = _unique(read)
     ms["fanned_indices"], fanned = _time(lambda: _read_loose_indices(image, boxes.of(INDEX), faces, BOX_SCORE), runs)
     ms["backs"], backs = _time(lambda: face_down(image, boxes.of(BACK, BOX_SCORE), faces, blobs,

@@ -77,6 +77,9 @@ STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
+LOOK_AGAIN_SCORE = 0.5  # a face-up box this sure whose outline reads "none" is read again by the later steps
+# (turned, through its paper, ...), but reported unread only from UNREAD_SCORE (real tune half: a king at 45
+# degrees on a rug boxed at 0.57 read through a turned outline; reporting such boxes unread gave 3 false cards)
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 TURNS = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # degrees an unread card's outline is turned by to read it
 TURNED_READ = 0.9  # a card read through a turned outline needs this confidence
@@ -136,7 +139,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     if size is None and not in_map and _cards_small(boxes, image):
         boxes = _with_lost_cards(image, detect(image, conf=min(conf, FAN_INDEX_SCORE), size=SMALL_CARDS_SIZE), boxes)
     proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)
-    read, unread = _read_faces(image, boxes.of(CARD, conf), proposals)
+    read, unread = _read_faces(image, boxes.of(CARD, conf), proposals,
+                               UNREAD_SCORE if region else LOOK_AGAIN_SCORE)
     faces = _unique(read)
     judged = stacks is None  # a region cut for an update is told, from the previous reading
     stacks = may_hold_stacks(in_map, faces) if judged else stacks
@@ -149,8 +153,16 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
-    return read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
-                                  whole=not region, indices=boxes.of(INDEX), stacks=stacks and judged)
+    cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
+                                   whole=not region, indices=boxes.of(INDEX), stacks=stacks and judged)
+    return _reported(cards)
+
+
+def _reported(cards: CardDetections) -> CardDetections:
+    """The cards less the unread ones the detector is not sure enough of (UNREAD_SCORE) to ask the player about:
+    they were read again (LOOK_AGAIN_SCORE) only in case a turned or other outline reads them."""
+    unsure = np.array([c == UNREAD for c in cards.codes], bool) & (cards.confidence < UNREAD_SCORE)
+    return cards[~unsure] if unsure.any() else cards
 
 
 def _cards_small(boxes: Boxes, image: np.ndarray) -> bool:
@@ -486,10 +498,13 @@ def _outlines(image: np.ndarray, boxes: Boxes) -> np.ndarray:
     return np.array([portrait_corners(refine(image, q)) for q in boxes.quads], np.float32).reshape(-1, 4, 2)
 
 
-def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple[CardDetections, CardDetections]:
-    """The outlines that were read, and those the detector is sure are face-up cards (their box's score) that
-    were not: a card with its corners covered is still a card on the table, and the referee asks the player
-    rather than miss it. Outlines that read as nothing get a second look (`_second_look`)."""
+def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
+                unread_score: float) -> tuple[CardDetections, CardDetections]:
+    """The outlines that were read, and those the detector is fairly sure are face-up cards (their box's score,
+    LOOK_AGAIN_SCORE) that were not: a card with its corners covered is still a card on the table, and the
+    referee asks the player rather than miss it (from UNREAD_SCORE, `_reported`). Outlines that read as nothing
+    get a second look (`_second_look`). `unread_score`: the box score that counts (a region cut for an update
+    looks at no box twice: its unsure cards are those its border cuts, and reading them cost the update 5-10 ms)."""
     outlines, scores, backing = _card_outlines(image, cards, proposals)
     codes, conf, corners = read_cards(image, outlines)
     n_boxes = len(outlines) - len(proposals)
@@ -505,7 +520,7 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray) -> tuple
     codes = [c if sure[i] >= MIN_READ else "none" for i, c in enumerate(codes)]
     read = _face_up(codes, corners, sure, [i for i, c in enumerate(codes) if c not in ("none", "JOKER")])
     read = CardDetections.merge([read, beneath])
-    lost = [i for i, c in enumerate(codes) if c == "none" and backing[i] >= UNREAD_SCORE]
+    lost = [i for i, c in enumerate(codes) if c == "none" and backing[i] >= unread_score]
     m = len(lost)
     unread = CardDetections([UNREAD] * m, outlines[lost].reshape(-1, 4, 2), backing[lost].astype(np.float32),
                             np.full(m, -1, np.int16), np.zeros(m, bool))
