@@ -228,6 +228,41 @@ def test_index_boxes_outside_a_card_or_on_a_read_card_change_nothing() -> None:
     assert _read_by_index(image, read, _boxes([_index_box(card)])).codes == ["KH"]
 
 
+def test_a_card_read_unsurely_is_read_through_an_index_box_inside_it() -> None:
+    """A face read under BY_INDEX_UNSURE (a partly covered card whose squeezed index read as another card) is
+    read through its index box too, and a sure reading (TURNED_READ) replaces it; the outline stays."""
+    from vision.cards import BY_INDEX_UNSURE, TURNED_READ, _read_by_index
+
+    image, card, box = _covered_turned_card()
+    unsure = _dets(["KH"], [box], [BY_INDEX_UNSURE - 0.1])
+    out = _read_by_index(image, unsure, _boxes([_index_box(card)]))
+    assert out.codes == ["9C"] and out.confidence[0] >= TURNED_READ
+    assert quad_iou(out.corners[0], box) > 0.99
+    assert unsure.codes == ["KH"]
+
+
+def test_a_card_read_unsurely_keeps_its_reading_where_its_index_box_reads_nothing_surely() -> None:
+    from vision.cards import BY_INDEX_UNSURE, _read_by_index
+
+    image, card, box = _covered_turned_card()
+    blank = np.full_like(image, 200)  # the index box lies on bare paper: nothing there reads surely
+    unsure = _dets(["KH"], [box], [BY_INDEX_UNSURE - 0.1])
+    out = _read_by_index(blank, unsure, _boxes([_index_box(card)]))
+    assert out.codes == ["KH"] and out.confidence[0] == pytest.approx(BY_INDEX_UNSURE - 0.1)
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_jack_read_unsurely_as_a_king_is_read_through_its_index_box() -> None:
+    """IMG_2643 (real tune half): a jack of diamonds cut by the picture's top edge, read as KS at 0.43 through its
+    outline; its index box reads it surely."""
+    import cv2
+
+    from vision.cards import predict
+
+    dets = predict(cv2.imread(str(REAL / "IMG_2643.JPG")))
+    assert sorted(dets.codes) == ["9C", "JD", "KD"]
+
+
 def test_an_index_box_turned_off_its_card_is_read_turned_back() -> None:
     """The detector's index box of a card lying near 45 degrees is often turned 10-20 degrees off the card
     (real tune half: a ten on white paper, a king cut by the frame): it is read turned back as well."""

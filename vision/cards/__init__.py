@@ -109,6 +109,9 @@ LOST_CARD_OVERLAP = 0.3  # where no card or back box of the larger input (BOX_SC
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
 BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apart (less) holds two cards
+BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read again through its index boxes too
+# (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
+# 0.48 read right, none lost; at 0.9 seven cards lost, and a surer reading alone took a 27% visible 8D as JC)
 SPLIT_READ = 0.9  # off a map, both halves of an outline round two cards side by side must read this surely
 CROSSWISE_DEG, CROSSWISE_INSIDE = 60.0, 0.8  # a face this turned from a surer card and this much inside it is its strip
 TRIM_ASPECT = 1.45  # off a map, an outline this much longer than wide may hold a strip of the card under it (a
@@ -909,20 +912,22 @@ def _read_paper_fit(image: np.ndarray, cards: CardDetections) -> CardDetections:
 
 
 def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> CardDetections:
-    """The cards, each unread one read again through the card each index box inside it implies, the box taken
-    either way up and on either side (`outline_from_index`): a partly covered card's box holds its visible
-    printed index, which its own corners miss. A reading as sure as TURNED_READ names the card; its outline
-    stays its box. Real tune half: 2 tens read right, none lost; the synthetic selection sets unchanged. Since
-    session 15 each box is also turned by INDEX_TURNS and taken from the card's box grown by INDEX_REACH: 3 more
-    cards (a ten on white paper, an ace and a king cut by the frame), none lost, the selection sets unchanged."""
-    unread = [k for k, c in enumerate(cards.codes) if c == UNREAD]
+    """The cards, each unread or unsure (BY_INDEX_UNSURE) one read again through the card each index box inside
+    it implies, the box taken either way up and on either side (`outline_from_index`): a partly covered card's
+    box holds its visible printed index, which its own corners miss. A reading as sure as TURNED_READ names the
+    card; its outline stays its box. Real tune half: 2 tens read right, none lost; the synthetic selection sets
+    unchanged. Since session 15 each box is also turned by INDEX_TURNS and taken from the card's box grown by
+    INDEX_REACH: 3 more cards (a ten on white paper, an ace and a king cut by the frame), none lost, the selection
+    sets unchanged."""
+    unread = [k for k, c in enumerate(cards.codes)
+              if c == UNREAD or (c != "back" and cards.confidence[k] < BY_INDEX_UNSURE)]
     if not unread or not len(indices.quads):
         return cards
     inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[unread], INDEX_REACH))
     ways = {k: [outline_from_index(rotate_corners(portrait_corners(_turned(q, deg)), r))
                 for q in indices.quads[inside[:, j]] for deg in INDEX_TURNS for r in range(4)]
             for j, k in enumerate(unread)}
-    return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in unread})
+    return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in unread}, TURNED_READ)
 
 
 def _read_strips(image: np.ndarray, cards: CardDetections) -> CardDetections:
@@ -935,10 +940,10 @@ def _read_strips(image: np.ndarray, cards: CardDetections) -> CardDetections:
 
 
 def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[np.ndarray]],
-                kept: dict[int, np.ndarray] | None) -> CardDetections:
+                kept: dict[int, np.ndarray] | None, least: float = 0.0) -> CardDetections:
     """The cards, card k read again through each of its outlines `ways[k]`: the surest reading that is surer
-    than its own (an unread card's: TURNED_READ) replaces it, with the outline `kept[k]` started at its corner
-    nearest the reading's printed top-left (`kept` None: the outline read)."""
+    than its own (an unread card's: TURNED_READ) and than `least` replaces it, with the outline `kept[k]` started
+    at its corner nearest the reading's printed top-left (`kept` None: the outline read)."""
     owner = [k for k, outlines in ways.items() for _ in outlines]
     if not owner:
         return cards
@@ -946,8 +951,8 @@ def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[n
     codes, conf, corners = read_cards(image, outlines)
     out = cards[np.arange(len(cards))]
     for j, k in enumerate(owner):
-        least = TURNED_READ if out.codes[k] == UNREAD else out.confidence[k]
-        if codes[j] not in ("none", "JOKER") and conf[j] > least:
+        need = TURNED_READ if out.codes[k] == UNREAD else max(float(out.confidence[k]), least)
+        if codes[j] not in ("none", "JOKER") and conf[j] > need:
             out.codes[k], out.confidence[k] = codes[j], conf[j]
             if kept is None:
                 out.corners[k] = corners[j]
