@@ -164,7 +164,8 @@ def test_cards_between_two_read_cards_of_a_stack_are_read_where_the_steps_put_th
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Selection seed 6464, scene 17: a 7D weapon with 9C, 10C, KC and 8C laid on it; the detector boxes the
     indices of neither the 10C nor the KC, so without the walk between the 9C and the 8C (three steps of 22 mm)
-    both were missed."""
+    both were missed. Since session 23 the KC is also read from the strip its region's grown outline takes in
+    (STRIP_REACH); the 10C still needs the walk."""
     import vision.cards as cards_module
     from vision.evaluate import synthetic_scenes
 
@@ -175,7 +176,7 @@ def test_cards_between_two_read_cards_of_a_stack_are_read_where_the_steps_put_th
     monkeypatch.setattr(cards_module, "STACK_WALK_READ", 2.0)  # no reading is that sure: no walk
     monkeypatch.setattr(cards_module, "STACK_AGREED_READ", 2.0)
     unwalked = {str(c) for c in cards_module.predict(image).codes}
-    assert {"10C", "KC"} <= walked - unwalked
+    assert "10C" in walked - unwalked
     assert stack <= walked and walked <= {t.code for t in truths} | {"back"}
 
 
@@ -334,3 +335,19 @@ def test_one_code_read_twice_through_overlapping_outlines_is_one_card_but_overla
     far = CardDetections.merge([apart, CardDetections(["4C"], np.array([quad(400)], np.float32), np.ones(1, np.float32),
                                                       np.full(1, -1, np.int16), np.ones(1, bool))])
     assert list(_code_once(far).codes) == ["9C", "4C", "4C"]  # two 4Cs far apart: not one card (two decks)
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_an_index_just_beyond_a_stack_regions_outline_is_read_as_the_card_under_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Selection seed 777, scene 33: the 4D under the 9C of a weapon stack shows a strip whose index the region's
+    outline cuts in two; its index box's centre lies just beyond the outline, so the strip is taken in by the
+    outline grown by STRIP_REACH."""
+    import vision.cards as cards_module
+    from vision.evaluate import synthetic_scenes
+
+    *_, image, truths = list(synthetic_scenes(777, 34))[33]
+    assert {"4D", "9C"} <= {t.code for t in truths}
+    grown = {str(c) for c in cards_module.predict(image).codes}
+    monkeypatch.setattr(cards_module, "STRIP_REACH", 1.0)
+    assert "4D" in grown - {str(c) for c in cards_module.predict(image).codes}

@@ -108,6 +108,9 @@ LOST_CARD_SCORE = 0.5  # a face-up box found at the smaller input only is kept a
 LOST_CARD_OVERLAP = 0.3  # where no card or back box of the larger input (BOX_SCORE) overlaps it this much
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
+STRIP_REACH = 1.1  # a weapon stack's strip taken in by its region grown by this (`_stacked_on`): the region's
+# outline often ends inside the strip, cutting the index of the card under it in two (selection sets 56 -> 55, the
+# ten measurement seeds 83 -> 79; 1.05-1.15 alike on the selection sets, 1.2 57; real tune half alike)
 BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apart (less) holds two cards
 BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read again through its index boxes too
 # (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
@@ -587,7 +590,8 @@ def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: st
     STRIP_CARD_INSIDE: a stack's card lies under the cards laid on it, beyond the region cut (selection seed 4343:
     a 4C under a 7C, its index in the strip a 3D's long outline left; selection sets 65 -> 64 errors)."""
     centres = indices.quads.mean(axis=1)
-    in_strip = points_in_quads(centres, whole[None])[:, 0] & ~points_in_quads(centres, card[None])[:, 0]
+    in_region = points_in_quads(centres, _scaled(whole[None], STRIP_REACH))[:, 0]
+    in_strip = in_region & ~points_in_quads(centres, card[None])[:, 0]
     ways = [w for k in np.nonzero(in_strip)[0] for w in _placements(card, centres[k], STACK_SIDEWAYS_MM,
                                                                      STACK_JITTER_MM)]
     if not ways:
