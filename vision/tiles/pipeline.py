@@ -104,7 +104,7 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
     shields = _not_meeple(blue, hidden, blobs) | (beside > 0)
     features = dict(zip(cells, read_tiles(not_field, shields, ~hidden | (beside > 0), origins,
-                                                     blue_lead(board)), strict=True))
+                                          blue_lead(board), lab[..., 2]), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0), uncounted=grid.by_arm)

@@ -65,6 +65,11 @@ class TileFeatures:
     seen: np.ndarray = field(default_factory=lambda: np.ones((SEEN_GRID, SEEN_GRID)))
     # (SEEN_GRID, SEEN_GRID) mean lead of blue over red and green (`blue_lead`, levels) per cell, hidden px as 0
     lead: np.ndarray = field(default_factory=lambda: np.zeros((SEEN_GRID, SEEN_GRID)))
+    # (SEEN_GRID, SEEN_GRID) mean Lab b* (yellow over blue, 0 neutral) of each cell's seen not-field px, 0 where none:
+    # a blurred shield leaves its spot's city bluer than the rest of the tile's (`matcher._greyer`)
+    tint: np.ndarray = field(default_factory=lambda: np.zeros((SEEN_GRID, SEEN_GRID)))
+    # (SEEN_GRID, SEEN_GRID) share of each cell that is seen and not field (city, road, shield): what `tint` averages
+    cover: np.ndarray = field(default_factory=lambda: np.zeros((SEEN_GRID, SEEN_GRID)))
 
 
 def green_lead(bgr: np.ndarray) -> np.ndarray:
@@ -144,10 +149,11 @@ def read_tile(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray) -> Til
 
 
 def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origins: list[tuple[int, int]],
-               lead: np.ndarray | None = None) -> list[TileFeatures]:
+               lead: np.ndarray | None = None, tint: np.ndarray | None = None) -> list[TileFeatures]:
     """`read_tile` for many tiles of one board at once: (x, y) px of each tile's top-left corner in the masks.
 
-    `lead` (`blue_lead` of the board, optional) gives each tile's `TileFeatures.lead`.
+    `lead` (`blue_lead` of the board, optional) gives each tile's `TileFeatures.lead`; `tint` (the board's Lab b*
+    plane, 8-bit: 128 neutral, optional) its `TileFeatures.tint` (and `cover`, which is read regardless).
 
     Box sums come from integral images, so a 72-tile board costs a few array operations, not 72 loops.
     """
@@ -183,15 +189,25 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
     step = np.linspace(0, PATCH, SEEN_GRID + 1).round().astype(int)
     area = np.diff(step)[None, :, None] * np.diff(step)
-    cells = box_sum(seen, ox[:, None, None], oy[:, None, None], step[None, None, :-1], step[None, :-1, None],
-                    step[None, None, 1:], step[None, 1:, None]) / area
-    leads = np.zeros_like(cells)
-    if lead is not None:
-        leads = box_sum(integral(np.where(valid, lead, 0)), ox[:, None, None], oy[:, None, None],
-                        step[None, None, :-1], step[None, :-1, None], step[None, None, 1:], step[None, 1:, None]) / area
+
+    def per_cell(table: np.ndarray) -> np.ndarray:
+        return box_sum(table, ox[:, None, None], oy[:, None, None], step[None, None, :-1], step[None, :-1, None],
+                       step[None, None, 1:], step[None, 1:, None])
+
+    cells = per_cell(seen) / area
+    leads = np.zeros_like(cells) if lead is None else per_cell(integral(np.where(valid, lead, 0))) / area
+    city = per_cell(hits)
+    tints = np.zeros_like(cells) if tint is None else _tints(per_cell, not_field & valid, tint, city)
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
-                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t], wedge[:, t], cells[t], leads[t])
+                         float(whole[t]), clearest[:, t], between[:, t], onward[:, t], wedge[:, t], cells[t], leads[t],
+                         tints[t], city[t] / area[0])
             for t in range(len(origins))]
+
+
+def _tints(per_cell: Any, city: np.ndarray, tint: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """(tiles, SEEN_GRID, SEEN_GRID) mean b* less neutral of each cell's city px (`count` of them), 0 where none."""
+    sums = per_cell(integral(cv2.bitwise_and(tint, tint, mask=city.view(np.uint8))))
+    return np.where(count > 0, sums / np.maximum(count, 1) - 128.0, 0.0)
 
 
 def integral(mask: np.ndarray) -> np.ndarray:
