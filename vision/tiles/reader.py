@@ -8,6 +8,7 @@ the one blue thing on a base-game tile.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,7 +205,8 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
             for t in range(len(origins))]
 
 
-def _tints(per_cell: Any, city: np.ndarray, tint: np.ndarray, count: np.ndarray) -> np.ndarray:
+def _tints(per_cell: Callable[[np.ndarray], np.ndarray], city: np.ndarray, tint: np.ndarray,
+           count: np.ndarray) -> np.ndarray:
     """(tiles, SEEN_GRID, SEEN_GRID) mean b* less neutral of each cell's city px (`count` of them), 0 where none."""
     sums = per_cell(integral(cv2.bitwise_and(tint, tint, mask=city.view(np.uint8))))
     return np.where(count > 0, sums / np.maximum(count, 1) - 128.0, 0.0)
