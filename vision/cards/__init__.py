@@ -83,7 +83,6 @@ LOOK_AGAIN_SCORE = BOX_SCORE  # every face-up box whose outline reads "none" is 
 # Session 22: 0.5; down to BOX_SCORE (0.3) the real tune half reads alike and the selection sets 59 -> 56 errors
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 TURNS = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # degrees an unread card's outline is turned by to read it
-UNREAD_AREA = (0.3, 2.2)  # an unread card this share of the cards read's median area or beyond is no card
 TURNED_READ = 0.9  # a card read through a turned outline needs this confidence
 MAP_BOXES = 20  # this many sure card boxes (MAP_BOX_SCORE) make a map, where the classical sweep is skipped: it
 MAP_BOX_SCORE = 0.5  # finds lone cards (touching ones merge) and the map's grid outlines its cards (seed 777: one
@@ -163,30 +162,14 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     backs, unread = _backs_unread(image, backs, unread, found)
     cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
                                    whole=not region, indices=boxes.of(INDEX), stacks=stacks and judged)
-    return _reported(cards, image)
+    return _reported(cards)
 
 
-def _reported(cards: CardDetections, image: np.ndarray) -> CardDetections:
+def _reported(cards: CardDetections) -> CardDetections:
     """The cards less the unread ones the detector is not sure enough of (UNREAD_SCORE) to ask the player about:
-    they were read again (LOOK_AGAIN_SCORE) only in case a turned or other outline reads them; and less those far
-    off the size of the cards read (`_off_size`)."""
-    unread = np.array([c == UNREAD for c in cards.codes], bool)
-    unsure = unread & ((cards.confidence < UNREAD_SCORE) | _off_size(cards, image))
+    they were read again (LOOK_AGAIN_SCORE) only in case a turned or other outline reads them."""
+    unsure = np.array([c == UNREAD for c in cards.codes], bool) & (cards.confidence < UNREAD_SCORE)
     return cards[~unsure] if unsure.any() else cards
-
-
-def _off_size(cards: CardDetections, image: np.ndarray) -> np.ndarray:
-    """(N,) which outlines are far off the size of the cards read (UNREAD_AREA of their median area): larger, or
-    smaller and inside the picture (a card the frame cuts shows small). Real tune half: of 8 unread cards, 6 are
-    none (an envelope, a barcode label, a device, a ring), 4 of them 0.06-0.26 or 2.4 times a card read beside
-    them; the two true ones 0.44 (a ten cut by the frame) and alone."""
-    read = np.array([c != UNREAD for c in cards.codes], bool)
-    if not read.any():
-        return np.zeros(len(cards), bool)
-    areas = np.array([cv2.contourArea(q.astype(np.float32)) for q in cards.corners])
-    share = areas / max(float(np.median(areas[read])), 1e-9)
-    inside = np.array([_in_image(q, image) for q in cards.corners], bool)
-    return (share > UNREAD_AREA[1]) | ((share < UNREAD_AREA[0]) & inside)
 
 
 def _cards_small(boxes: Boxes, image: np.ndarray) -> bool:
