@@ -36,6 +36,9 @@ GAME_TILES = sum(t.count for t in TILES.values())
 MEEPLE_BLUE = 0.8  # share of a blue patch under a meeple's blob (and none beyond its rim): the patch is that meeple
 LEGS = 0.3  # share of a figure's height (in the picture) that its legs take, from its lowest row up
 SHIELD_BESIDE = 0.005  # tiles squared: a lopsided part of a shield-blue blob this large is a shield beside the figure
+# tiles: a foot this near a tile's corner along both axes is the gap where four tiles meet (dark table, a shadow);
+# a player's figure stands on the feature, its base (0.27 tile wide) on one tile: true feet lie 0.11 or more off
+CORNER = 0.1
 
 
 def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
@@ -106,6 +109,7 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     features = dict(zip(cells, read_tiles(not_field, shields, ~hidden | (beside > 0), origins,
                                           blue_lead(board), lab[..., 2]), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
+    blobs, feet = _off_corners(blobs, feet, set(cells), x0, y0)
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0), uncounted=grid.by_arm)
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
@@ -331,6 +335,23 @@ def _one_per_tile(blobs: list[Blob], feet: list[tuple[float, float]], cells: set
             taken.add(located[0])
         kept.append(k)
     return [blobs[k] for k in kept], [feet[k] for k in kept]
+
+
+def _off_corners(blobs: list[Blob], feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0: int
+                 ) -> tuple[list[Blob], list[tuple[float, float]]]:
+    """The blobs whose foot stands off every tile's corner (`CORNER`): where four tiles meet, the gaps between
+    them show dark table or a shadow (mostly black candidates, a yellow one on pale wood) that the verifier may
+    pass; no player stands a figure there. Dropped before `_one_per_tile`, so the tile's next candidate counts."""
+    kept = [k for k, foot in enumerate(feet) if not _on_corner(_locate(foot, cells, x0, y0))]
+    return [blobs[k] for k in kept], [feet[k] for k in kept]
+
+
+def _on_corner(located: tuple[Cell, float, float] | None) -> bool:
+    """Whether a located foot (cell, unit point) lies within `CORNER` of its tile's corner along both axes."""
+    if located is None:
+        return False
+    _, u, v = located
+    return max(min(u, 1.0 - u), min(v, 1.0 - v)) < CORNER
 
 
 def _feet_by_cell(feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0: int
