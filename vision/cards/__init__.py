@@ -923,15 +923,15 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
     unchanged. Since session 15 each box is also turned by INDEX_TURNS and taken from the card's box grown by
     INDEX_REACH: 3 more cards (a ten on white paper, an ace and a king cut by the frame), none lost, the selection
     sets unchanged."""
-    unread = [k for k, c in enumerate(cards.codes)
-              if c == UNREAD or (c != "back" and cards.confidence[k] < BY_INDEX_UNSURE)]
-    if not unread or not len(indices.quads):
+    asked = [k for k, c in enumerate(cards.codes)
+             if c == UNREAD or (c != "back" and cards.confidence[k] < BY_INDEX_UNSURE)]
+    if not asked or not len(indices.quads):
         return cards
-    inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[unread], INDEX_REACH))
+    inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[asked], INDEX_REACH))
     ways = {k: [outline_from_index(rotate_corners(portrait_corners(_turned(q, deg)), r))
                 for q in indices.quads[inside[:, j]] for deg in INDEX_TURNS for r in range(4)]
-            for j, k in enumerate(unread)}
-    return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in unread}, TURNED_READ)
+            for j, k in enumerate(asked)}
+    return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in asked}, TURNED_READ)
 
 
 def _read_strips(image: np.ndarray, cards: CardDetections) -> CardDetections:

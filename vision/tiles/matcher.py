@@ -256,7 +256,8 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
     tiles = [features[cell] for cell in cells]
     reads = _edge_logliks(tiles) + _onward_logliks(tiles)  # (T, 4, 3)
     own = np.stack([_scores(features[cell], reads[k], feet.get(cell, [])) for k, cell in enumerate(cells)])  # (T, H)
-    own += _twin_lift(_greyer(tiles, _table()), _table())
+    table = _table()
+    own += _twin_lift(_greyer(tiles, table), table)
     index = {cell: k for k, cell in enumerate(cells)}
     # across[t, e]: the tile sharing edge e of tile t, or -1
     across = np.full((len(cells), 4), -1)

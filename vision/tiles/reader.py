@@ -161,7 +161,8 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     if not origins:
         return []
     seen = integral(valid)
-    hits = integral(not_field & valid)
+    city_px = not_field & valid
+    hits = integral(city_px)
     shields = integral(blue & valid)
     ox = np.array([o[0] for o in origins])
     oy = np.array([o[1] for o in origins])
@@ -198,7 +199,7 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     cells = per_cell(seen) / area
     leads = np.zeros_like(cells) if lead is None else per_cell(integral(np.where(valid, lead, 0))) / area
     city = per_cell(hits)
-    tints = np.zeros_like(cells) if tint is None else _tints(per_cell, not_field & valid, tint, city)
+    tints = np.zeros_like(cells) if tint is None else _tints(per_cell, city_px, tint, city)
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
                          float(whole[t]), clearest[:, t], between[:, t], onward[:, t], wedge[:, t], cells[t], leads[t],
                          tints[t], city[t] / area[0])
