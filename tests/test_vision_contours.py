@@ -53,3 +53,29 @@ def test_a_card_on_a_sheet_of_paper_is_kept_apart_from_the_sheet() -> None:
 
 def test_an_empty_table_gives_no_card() -> None:
     assert propose(np.full((300, 400, 3), 90, np.uint8)).shape == (0, 4, 2)
+
+
+def test_an_outline_laid_upright_from_an_index_is_turned_onto_the_card_edges() -> None:
+    """A card turned 9 degrees, outlined upright from its index corner (as an index box the detector boxed upright
+    lays it off), is turned about that corner onto its own edges."""
+    from vision.cards.contours import turned_to_edges
+
+    scene = _table("dark", np.random.default_rng(5))
+    truth = _card_corners((300, 260), 120, 9)
+    paste_card(scene, render_face("9D", 0, 252), truth)
+    pivot = truth[0] + 0.1 * (truth[1] - truth[0]) + 0.1 * (truth[3] - truth[0])  # about where the index lies
+    a = np.deg2rad(-9)
+    back = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    upright = ((truth - pivot) @ back.T + pivot).astype(np.float32)
+    turned = turned_to_edges(scene, upright, pivot)
+    assert quad_iou(upright, truth) < 0.85
+    assert quad_iou(turned, truth) > 0.95
+
+
+def test_an_outline_on_a_plain_table_is_not_turned() -> None:
+    """No edges to meet (the card is not there): the outline stays as laid off."""
+    from vision.cards.contours import turned_to_edges
+
+    scene = _table("dark", np.random.default_rng(5))
+    quad = _card_corners((300, 260), 120, 0)
+    assert np.array_equal(turned_to_edges(scene, quad, quad[0] + 10), quad)

@@ -326,3 +326,20 @@ def test_a_strip_of_bare_table_or_a_read_card_stays_as_it_was() -> None:
     bare = strip + [250, 0]
     assert _read_strips(image, _dets([UNREAD], [bare], [0.7])).codes == [UNREAD]
     assert _read_strips(image, _dets(["QH"], [strip], [0.6])).codes == ["QH"]  # only unread cards are looked at
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_card_laid_off_from_an_upright_index_box_is_turned_onto_its_edges() -> None:
+    """IMG_2680 (real tune half): a nine of diamonds turned 9 degrees under a nine of hearts, its body boxed
+    unsurely and its index boxed upright; laid off upright from the index, its seen part was 0.45 of its label
+    box (missed); turned onto its edges the outline's left side runs down its own (x 118 at the top, 88 low)."""
+    import cv2
+
+    from vision.cards import predict
+
+    dets = predict(cv2.imread(str(REAL / "IMG_2680.JPG")))
+    assert sorted(dets.codes) == ["9D", "9H"]
+    nine = portrait_corners(dets.corners[dets.codes.index("9D")])
+    left = nine[np.argsort(nine[:, 0])[:2]]  # the two leftmost corners
+    top, low = left[np.argsort(left[:, 1])]
+    assert top[0] - low[0] > 15  # the side leans as the card's does (upright: 0)

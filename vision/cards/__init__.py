@@ -25,7 +25,7 @@ from vision.cards.backs import (
     paperless,
     table_lab,
 )
-from vision.cards.contours import propose
+from vision.cards.contours import propose, turned_to_edges
 from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect
 from vision.cards.geometry import (
     CARD_H_MM,
@@ -628,7 +628,8 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     Off a map (`stack`) a weapon stack's bottom card, read through its whole outline, covers the indices of the
     cards laid on it: an index box on a read card, away from its printed corners and in line beyond another
     read card, is a fanned card's too; the cards drift sideways (STACK_SIDEWAYS_MM), the box is loose (its
-    outline is tried STACK_JITTER_MM each way), and two readings closer than STACK_APART_MM are one card."""
+    outline is tried STACK_JITTER_MM each way), and two readings closer than STACK_APART_MM are one card.
+    A card read through the outline its index box alone lays off is turned onto its own edges (`turned_to_edges`)."""
     centres = indices.quads.mean(axis=1)
     # an index on a read card's edge is that card's (touching cards in a map), not a fanned card's
     on = points_in_quads(centres, _scaled(faces.corners, 1.0 + ON_CARD_MARGIN))
@@ -638,12 +639,14 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     sideways = STACK_SIDEWAYS_MM if stack else FAN_SIDEWAYS_MM
     column = STACK_SIDEWAYS_MM if stack else FAN_COLUMN_MM  # a drifted card's index lies as far off the column
     candidates: list[np.ndarray] = []
+    laid: list[int] = []  # the candidates laid off from their index box alone
     group: list[int] = []  # which index box each candidate outline is for
     for k in np.nonzero(beside)[0]:
         ways = []
         if indices.scores[k] >= conf and not on[k].any():
             upright = portrait_corners(indices.quads[k])
             ways += [outline_from_index(upright), outline_from_index(rotate_corners(upright, 2))]
+            laid += [len(candidates), len(candidates) + 1]
         near = _fanned_from(centres[k], faces.corners[~on[k]], column)
         if near is not None:  # a card of the same fan: its shape, moved so that its index lies on this one
             ways += _placements(near, centres[k], sideways, STACK_JITTER_MM if stack else 0.0)
@@ -664,6 +667,8 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
         if stack and any(_index_gap(outlines[i], outlines[j]) < STACK_APART_MM for j in picked):
             continue
         picked.append(i)
+    for i in set(picked) & set(laid):  # read as laid off, then turned onto the card's edges
+        outlines[i] = turned_to_edges(image, outlines[i], centres[group[i]])
     return _face_up(codes, outlines, sure, picked)
 
 
