@@ -137,9 +137,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--compare", action="store_true",
                         help="write nothing: print how closely the shipped int8 readers follow their float sources "
                              "on the crops recorded (use another --seed than the calibration's)")
+    parser.add_argument("--only", choices=[r.name for r in READERS], default=None,
+                        help="quantize (or compare) this reader alone: the one just tuned, the others kept as shipped")
     args = parser.parse_args(argv)
     crops = calibration_crops(args.scenes, args.seed, args.real)
     for target in READERS:
+        if args.only is not None and target.name != args.only:
+            continue
         if target.name not in crops:
             raise SystemExit(f"no crops were read by {target.name}: more scenes are needed")
         if args.compare:
