@@ -4,7 +4,10 @@ small reader's reading."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop
 from vision.cards.identity import (
@@ -86,3 +89,21 @@ def test_the_court_readers_none_counts_as_the_face_readers_unless_it_reads_no_ca
     both = with_court(face, court)
     assert both[0].argmax() == qh and both[1].argmax() == NONE_CLASS
     assert np.allclose(both.sum(axis=1), 1.0)
+
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-dev"
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+@pytest.mark.parametrize("photo, code", [("IMG_2450.JPG", "KS"), ("cam_image26.jpg", "KS"), ("IMG_2526.JPG", "QS")])
+def test_the_real_decks_spade_courts_are_read_as_spades(photo: str, code: str) -> None:
+    """Real tune half (session 24): the court reader, tuned on real crops whose labels named the rank alone, read
+    the real deck's kings and queens of spades as clubs at 1.0 over the face reader's and the index's right suit;
+    tuned again with the photos' suits it reads them as spades."""
+    import cv2
+
+    from vision.cards import predict
+
+    codes = predict(cv2.imread(str(REAL / photo))).codes
+    assert code in codes
+    assert code[:-1] + "C" not in codes
