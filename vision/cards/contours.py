@@ -93,13 +93,17 @@ def turned_to_edges(image: np.ndarray, quad: np.ndarray, pivot: np.ndarray) -> n
     index, then lie clearly on edges (TURN_LEAST) and more so than before (TURN_GAIN); else the outline itself.
     A card laid off from an index box takes the box's turn, and the detector boxes a small index nearly upright
     whatever the card's turn (a real nine turned 9 degrees, outlined upright: its seen part 0.45 of its label)."""
-    gradient = _gradient(image)
-    best, best_score = quad, _index_sides(gradient, quad) + TURN_GAIN
+    reach = float(np.ptp(quad, axis=0).max()) * 0.5 + EDGE_OFFSET + 2  # what a turn by 12 degrees can sweep
+    x0, y0 = np.maximum(0, np.floor(quad.min(axis=0) - reach)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + reach).astype(int)
+    gradient = _gradient(image[y0:y1, x0:x1])  # only round the card: one per card laid off in a frame
+    origin = np.array([x0, y0], np.float32)
+    best, best_score = quad, _index_sides(gradient, quad - origin) + TURN_GAIN
     for degrees in TURN_STEPS:
         a = np.deg2rad(degrees)
         turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
         turned = ((quad - pivot) @ turn.T + pivot).astype(np.float32)
-        score = _index_sides(gradient, turned)
+        score = _index_sides(gradient, turned - origin)
         if score > best_score and score >= TURN_LEAST:
             best, best_score = turned, score
     return best
