@@ -59,14 +59,13 @@ def test_an_outline_laid_upright_from_an_index_is_turned_onto_the_card_edges() -
     """A card turned 9 degrees, outlined upright from its index corner (as an index box the detector boxed upright
     lays it off), is turned about that corner onto its own edges."""
     from vision.cards.contours import turned_to_edges
+    from vision.cards.geometry import turned_by
 
     scene = _table("dark", np.random.default_rng(5))
     truth = _card_corners((300, 260), 120, 9)
     paste_card(scene, render_face("9D", 0, 252), truth)
     pivot = truth[0] + 0.1 * (truth[1] - truth[0]) + 0.1 * (truth[3] - truth[0])  # about where the index lies
-    a = np.deg2rad(-9)
-    back = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
-    upright = ((truth - pivot) @ back.T + pivot).astype(np.float32)
+    upright = turned_by(truth, -9, pivot)
     turned = turned_to_edges(scene, upright, pivot)
     assert quad_iou(upright, truth) < 0.85
     assert quad_iou(turned, truth) > 0.95

@@ -155,7 +155,8 @@ def test_a_card_in_a_hole_of_the_map_and_an_unread_card_are_read() -> None:
 
 def test_an_unread_card_whose_box_is_turned_is_read_through_a_turned_outline() -> None:
     """Off a map there is no grid: a box turned 20 degrees off its card is turned back to read it."""
-    from vision.cards import _read_turned, _turned
+    from vision.cards import _read_turned
+    from vision.cards.geometry import turned_by
     from vision.detections import CardDetections
     from vision.synth.cards import render_face
     from vision.synth.scene import paste_card
@@ -163,7 +164,7 @@ def test_an_unread_card_whose_box_is_turned_is_read_through_a_turned_outline() -
     scene = np.full((540, 960, 3), 40, np.uint8)
     card = np.array([[400, 150], [526, 150], [526, 326], [400, 326]], np.float32)
     paste_card(scene, render_face("KC", 0, 252), card)
-    box = _turned(card, 20.0)
+    box = turned_by(card, 20.0)
     unread = CardDetections(["?"], box[None], np.ones(1, np.float32), np.full(1, -1, np.int16), np.zeros(1, bool))
     read, still = _read_turned(scene, unread)
     assert read.codes == ["KC"] and len(still) == 0
@@ -178,13 +179,14 @@ def test_an_unread_card_in_an_upright_box_is_read_through_the_turned_card_the_bo
     is smaller than the box."""
     import cv2
 
-    from vision.cards import _inscribed, _read_turned, _turned
+    from vision.cards import _inscribed, _read_turned
+    from vision.cards.geometry import turned_by
     from vision.detections import CardDetections
     from vision.synth.cards import render_face
     from vision.synth.scene import paste_card
 
     scene = np.full((540, 960, 3), 40, np.uint8)
-    card = _turned(np.array([[400, 150], [526, 150], [526, 326], [400, 326]], np.float32), degrees)
+    card = turned_by(np.array([[400, 150], [526, 150], [526, 326], [400, 326]], np.float32), degrees)
     paste_card(scene, render_face("9D", 0, 252), card)
     x, y, w, h = cv2.boundingRect(card.astype(np.float32))
     box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)

@@ -266,10 +266,11 @@ def test_a_real_jack_read_unsurely_as_a_king_is_read_through_its_index_box() -> 
 def test_an_index_box_turned_off_its_card_is_read_turned_back() -> None:
     """The detector's index box of a card lying near 45 degrees is often turned 10-20 degrees off the card
     (real tune half: a ten on white paper, a king cut by the frame): it is read turned back as well."""
-    from vision.cards import _read_by_index, _turned
+    from vision.cards import _read_by_index
+    from vision.cards.geometry import turned_by
 
     image, card, box = _covered_turned_card()
-    turned = _turned(_index_box(card), 20.0)
+    turned = turned_by(_index_box(card), 20.0)
     out = _read_by_index(image, _dets([UNREAD], [box], [0.7]), _boxes([turned]))
     assert out.codes == ["9C"] and out.confidence[0] >= 0.9
 

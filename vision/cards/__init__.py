@@ -47,6 +47,7 @@ from vision.cards.geometry import (
     rotate_corners,
     side_by_side,
     to_frame,
+    turned_by,
 )
 from vision.cards.grid import Grid, cells_beside, map_grid, turn_deg
 from vision.cards.identity import SURE_READING, card_odds, classify, fuse, read_cards, read_faces
@@ -933,7 +934,7 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
     if not asked or not len(indices.quads):
         return cards
     inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[asked], INDEX_REACH))
-    ways = {k: [outline_from_index(rotate_corners(portrait_corners(_turned(q, deg)), r))
+    ways = {k: [outline_from_index(rotate_corners(portrait_corners(turned_by(q, deg)), r))
                 for q in indices.quads[inside[:, j]] for deg in INDEX_TURNS for r in range(4)]
             for j, k in enumerate(asked)}
     return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in asked}, TURNED_READ)
@@ -1000,7 +1001,7 @@ def _read_turned(image: np.ndarray, unread: CardDetections) -> tuple[CardDetecti
     inside = [k for k, q in enumerate(unread.corners) if _in_image(q, image)]  # one cut by the frame stays unread
     if not inside:
         return CardDetections(), unread
-    outlines = [_turned(unread.corners[k], deg) for k in inside for deg in TURNS]
+    outlines = [turned_by(unread.corners[k], deg) for k in inside for deg in TURNS]
     owner = [k for k in inside for _ in TURNS]
     for k in inside:  # and the turned card the box just holds, when the box is upright around it
         held = [q for q in (_inscribed(unread.corners[k], deg) for deg in TURNS) if q is not None]
@@ -1028,14 +1029,7 @@ def _inscribed(quad: np.ndarray, degrees: float) -> np.ndarray | None:
     v = (quad[3] - quad[0]) / h
     corners = np.array([[-card_w, -card_h], [card_w, -card_h], [card_w, card_h], [-card_w, card_h]], np.float32) / 2
     upright = centre + corners[:, :1] * u + corners[:, 1:] * v
-    return _turned(upright.astype(np.float32), degrees)
-
-
-def _turned(quad: np.ndarray, degrees: float) -> np.ndarray:
-    """The quad turned about its centre."""
-    a = np.radians(degrees)
-    centre = quad.mean(axis=0)
-    return ((quad - centre) @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]], np.float32) + centre)
+    return turned_by(upright.astype(np.float32), degrees)
 
 
 def _in_image(quad: np.ndarray, image: np.ndarray) -> bool:

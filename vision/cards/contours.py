@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.geometry import fit_sides, mean_sides, portrait_corners, quad_iou
+from vision.cards.geometry import fit_sides, mean_sides, portrait_corners, quad_iou, turned_by
 
 WORK_SIZE = 640  # longest side the sweep runs at
 ASPECT = (1.15, 1.65)  # long / short side: 88/63 = 1.40; a short fan of two cards is 1.7 and up
@@ -100,12 +100,10 @@ def turned_to_edges(image: np.ndarray, quad: np.ndarray, pivot: np.ndarray) -> n
     origin = np.array([x0, y0], np.float32)
     best, best_score = quad, _index_sides(gradient, quad - origin) + TURN_GAIN
     for degrees in TURN_STEPS:
-        a = np.deg2rad(degrees)
-        turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
-        turned = ((quad - pivot) @ turn.T + pivot).astype(np.float32)
-        score = _index_sides(gradient, turned - origin)
+        candidate = turned_by(quad, degrees, pivot)
+        score = _index_sides(gradient, candidate - origin)
         if score > best_score and score >= TURN_LEAST:
-            best, best_score = turned, score
+            best, best_score = candidate, score
     return best
 
 

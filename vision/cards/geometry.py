@@ -73,6 +73,14 @@ def face_crop(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (F
     return rect_crop(image, corners, FACE_CROP_MM, size)
 
 
+def turned_by(quad: np.ndarray, degrees: float, pivot: np.ndarray | None = None) -> np.ndarray:
+    """The quad turned by `degrees` (clockwise on screen, y down) about `pivot`, by default its centre."""
+    q = np.asarray(quad, np.float32)
+    centre = q.mean(axis=0) if pivot is None else np.asarray(pivot, np.float32)
+    a = np.radians(degrees)
+    return ((q - centre) @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]], np.float32) + centre)
+
+
 def rotate_corners(corners: np.ndarray, k: int) -> np.ndarray:
     """The same outline read from another corner: k=2 turns the card by 180 degrees."""
     return np.roll(np.asarray(corners, np.float32), -k, axis=0)
