@@ -367,3 +367,18 @@ def test_a_stack_card_above_a_top_card_read_only_at_the_end_is_read() -> None:
         truth = next(t for t in truths if t.code == code)
         found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == code]
         assert len(found) == 1 and np.linalg.norm(found[0].mean(axis=0) - truth.corners.mean(axis=0)) < 20
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_weapon_under_four_cards_is_read_from_the_card_on_it() -> None:
+    """Selection seed 8642, scene 11: a stack 10D, 7S, 10C, 6S, QS; the QS is read first, the 6S and 10C from it,
+    the 7S by the walk, and the 10D's strip lies beyond the QS's reach, so only the 7S can place it."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(8642, 12)
+    assert kind == "scoundrel"
+    dets = predict(image)
+    truth = next(t for t in truths if t.code == "10D")
+    found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == "10D"]
+    assert len(found) == 1 and np.linalg.norm(found[0].mean(axis=0) - truth.corners.mean(axis=0)) < 20
