@@ -344,3 +344,42 @@ def test_a_real_card_laid_off_from_an_upright_index_box_is_turned_onto_its_edges
     left = nine[np.argsort(nine[:, 0])[:2]]  # the two leftmost corners
     top, low = left[np.argsort(left[:, 1])]
     assert top[0] - low[0] > 15  # the side leans as the card's does (upright: 0)
+
+
+def _bottom_index_box(card: np.ndarray) -> np.ndarray:
+    """The detector's box of a card's printed bottom-right index (the same index, turned half a turn)."""
+    from vision.cards.geometry import rotate_corners
+
+    return _index_box(rotate_corners(card, 2))
+
+
+def test_an_unread_card_is_named_where_its_two_index_boxes_agree() -> None:
+    """Two index boxes at a card's two printed corners reading the same card name it; one box alone, two boxes on
+    one corner, or two boxes of cards lying apart do not."""
+    from vision.cards import _by_two_indices
+
+    card = _card(60, 60, 10)
+    other = _card(230, 60, 10)
+    image = _scene([("9C", card), ("9C", other)], size=(460, 360))
+    unread = _dets([UNREAD], [card], [0.7])
+    both = {0: np.array([_index_box(card), _bottom_index_box(card)])}
+    out = _by_two_indices(image, unread, both)
+    assert out.codes == ["9C"] and out.confidence[0] >= 0.5
+    assert min(np.linalg.norm(out.corners[0][0] - card[c]) for c in (0, 2)) < 5  # at a printed index's corner
+    assert unread.codes == [UNREAD]
+    assert _by_two_indices(image, unread, {0: np.array([_index_box(card)])}).codes == [UNREAD]
+    assert _by_two_indices(image, unread, {0: np.array([_index_box(card), _index_box(card) + 1.0])}).codes == [UNREAD]
+    apart = {0: np.array([_index_box(card), _index_box(other)])}  # the same code, but two cards' outlines
+    assert _by_two_indices(image, unread, apart).codes == [UNREAD]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_ten_under_a_book_is_read_by_its_two_indices() -> None:
+    """IMG_2505 (real tune half): a ten of clubs with its left side under a book, boxed at 0.82; its top index
+    reads 10C at 0.80 through the card it implies and its bottom one at 0.45, each under TURNED_READ alone."""
+    import cv2
+
+    from vision.cards import predict
+
+    dets = predict(cv2.imread(str(REAL / "IMG_2505.JPG")))
+    assert "10C" in dets.codes and UNREAD not in dets.codes

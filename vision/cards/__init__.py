@@ -127,6 +127,8 @@ TRIM_STRIP_READ = 0.8  # where the card in such a strip needs this sureness (sel
 # cards mended; a real nine's own corner read as an ace: 0.53)
 STRIP_CARD_INSIDE = 0.6  # a card read in a strip lies under the card: this much of it inside the region of both
 # (selection seed 777: a 7C drifted off it, 0.76; a real nine's corner read as an ace beyond the nine, 0.32)
+AGREE_APART = 0.5  # of a card's width: two index boxes this far apart lie at two printed corners (`_by_two_indices`)
+AGREE_IOU = 0.3  # and the cards their readings lay off overlap this much: one card (loose boxes, rough outlines)
 UPSIDE_DOWN_RANK = {"6": "9", "9": "6"}  # the rank an index shows when read upside down
 
 
@@ -955,10 +957,52 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
     if not asked or not len(indices.quads):
         return cards
     inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[asked], INDEX_REACH))
-    ways = {k: [outline_from_index(rotate_corners(portrait_corners(turned_by(q, deg)), r))
-                for q in indices.quads[inside[:, j]] for deg in INDEX_TURNS for r in range(4)]
-            for j, k in enumerate(asked)}
-    return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in asked}, TURNED_READ)
+    ways = {k: _index_ways(indices.quads[inside[:, j]]) for j, k in enumerate(asked)}
+    out = _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in asked}, TURNED_READ)
+    return _by_two_indices(image, out, {k: indices.quads[inside[:, j]] for j, k in enumerate(asked)
+                                        if out.codes[k] == UNREAD and inside[:, j].sum() >= 2})
+
+
+def _index_ways(quads: np.ndarray) -> list[np.ndarray]:
+    """The cards index boxes imply: each box turned by INDEX_TURNS and taken on each of its four sides
+    (`outline_from_index`), len(INDEX_TURNS) x 4 outlines per box, in the boxes' order."""
+    return [outline_from_index(rotate_corners(portrait_corners(turned_by(q, deg)), r))
+            for q in quads for deg in INDEX_TURNS for r in range(4)]
+
+
+def _by_two_indices(image: np.ndarray, cards: CardDetections, boxes: dict[int, np.ndarray]) -> CardDetections:
+    """The unread cards, each read through the outlines its index `boxes` imply (`_index_ways`), named where two of
+    its boxes lying apart (at printed corners of their own, AGREE_APART of the card's width at least) read the same
+    card as their surest, one of them as surely as MIN_CONFIDENCE, through outlines that overlap (AGREE_IOU: one
+    card's two corners): a card's two printed indices each read unsurely (a real ten half under a book, 0.80 and
+    0.45) agree by chance far less often than either is right. Two cards of a stack agreeing on a jack lay off
+    outlines apart (selection seed 6464: IoU 0; the ten's 0.41)."""
+    ways = {k: _index_ways(quads) for k, quads in boxes.items()}
+    if not ways:
+        return cards
+    codes, conf, corners = read_cards(image, np.array([o for k in ways for o in ways[k]], np.float32))
+    out = cards[np.arange(len(cards))]
+    per_box, start = len(INDEX_TURNS) * 4, 0
+    for k, quads in boxes.items():
+        best = []  # each box's surest reading: (confidence, code, box centre, outline read, its corners)
+        for b in range(len(quads)):
+            j = start + b * per_box + int(np.argmax(conf[start + b * per_box:start + (b + 1) * per_box]))
+            best.append((float(conf[j]), codes[j], quads[b].mean(axis=0), ways[k][j - start], corners[j]))
+        start += len(ways[k])
+        width = mean_sides(portrait_corners(cards.corners[k]))[0]
+        agreed = [a for a in best for b in best if a is not b and a[1] == b[1] and a[1] in CARD_CODES
+                  and max(a[0], b[0]) >= MIN_CONFIDENCE and np.linalg.norm(a[2] - b[2]) >= AGREE_APART * width
+                  and quad_iou(a[3], b[3]) >= AGREE_IOU]
+        if agreed:
+            sure, code, _, _, printed = max(agreed, key=lambda a: a[0])
+            out.codes[k], out.confidence[k] = code, sure
+            out.corners[k] = _started_near(portrait_corners(cards.corners[k]), printed[0])
+    return out
+
+
+def _started_near(outline: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """The outline started at its corner nearest `point` (a reading's printed top-left)."""
+    return np.roll(outline, -int(np.argmin(np.linalg.norm(outline - point, axis=1))), axis=0)
 
 
 def _read_strips(image: np.ndarray, cards: CardDetections) -> CardDetections:
@@ -988,8 +1032,7 @@ def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[n
             if kept is None:
                 out.corners[k] = corners[j]
                 continue
-            start = int(np.argmin(np.linalg.norm(kept[k] - corners[j][0], axis=1)))
-            out.corners[k] = np.roll(kept[k], -start, axis=0)
+            out.corners[k] = _started_near(kept[k], corners[j][0])
     return out
 
 
