@@ -329,3 +329,27 @@ def test_a_map_card_read_twice_off_its_grid_is_read_once() -> None:
     codes = [str(c) for c in predict(image).codes]
     assert codes.count("AS") == 1 and codes.count("2D") == 1
     assert set(codes) - {"back"} <= {t.code for t in truths}
+
+
+def _unread(quads: list[np.ndarray], scores: list[float]):  # noqa: ANN202
+    from vision.cards.labels import UNREAD
+    from vision.detections import CardDetections
+
+    n = len(quads)
+    return CardDetections([UNREAD] * n, np.array(quads, np.float32), np.array(scores, np.float32),
+                          np.full(n, -1, np.int16), np.zeros(n, bool))
+
+
+def test_two_unread_boxes_sharing_a_card_each_keep_their_own() -> None:
+    """Two unread boxes, each spanning two touching cards, both read the card between them surest: the first
+    takes it, the second its other card (selection seed 5353, scene 28: a 3C at 1.0 in the second box's cell was
+    lost); a box read only as a card already taken is that card's, not an unread card more."""
+    from vision.cards import _rescued
+
+    left, middle, right = (np.array([[x, 0], [x + 60, 0], [x + 60, 84], [x, 84]], np.float32) for x in (0, 60, 120))
+    boxes = _unread([_shifted(left, 0.5), _shifted(middle, 0.5), middle + [0, 2]], [0.8, 0.7, 0.6])
+    codes = ["4C", "4C", "3C", "4C"]
+    corners = np.array([middle, middle + [1, 0], right, middle + [0, 1]], np.float32)
+    read, still = _rescued(boxes, codes, np.array([0.9, 0.85, 0.8, 0.7]), corners, [0, 1, 1, 2], 0.4)
+    assert sorted(read.codes) == ["3C", "4C"]
+    assert len(still) == 0
