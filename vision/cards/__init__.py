@@ -18,6 +18,7 @@ from vision.assignment import min_cost_assignment
 from vision.cards.backs import (
     back_designs,
     centre_colours,
+    like_a_design,
     like_backs_seen,
     like_table,
     look_like_backs,
@@ -163,6 +164,9 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
+    reported = unread[unread.confidence >= UNREAD_SCORE]  # the others are dropped unless read later (`_reported`)
+    backs = CardDetections.merge([backs, _blob_backs(image, proposals, CardDetections.merge([faces, fanned, backs,
+                                                                                           reported]), found)])
     cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
                                    whole=not region, indices=boxes.of(INDEX), stacks=stacks and judged)
     if stacks and judged:
@@ -1228,6 +1232,23 @@ def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetectio
     turned = look_like_backs(image, unread.corners, colours)
     seen = _face_down(unread.corners[turned], unread.confidence[turned], colours[turned])
     return CardDetections.merge([backs, seen]), unread[~turned]
+
+
+def _blob_backs(image: np.ndarray, proposals: np.ndarray, seen: CardDetections, found: np.ndarray) -> CardDetections:
+    """Backs the detector missed: card-shaped classical blobs read as no face and lying on no card seen, whose
+    middle has a back design's colour (`like_a_design`; its white rings show paper) and not the table's
+    (selection seed 6464: a close-up pile of a plain-deck back, boxed at 0.19, as large cards often are)."""
+    blobs = np.asarray(proposals, np.float32).reshape(-1, 4, 2)
+    if not len(blobs):
+        return CardDetections()
+    alone = ~_lying_on(blobs, seen.corners).any(axis=1) if len(seen) else np.ones(len(blobs), bool)
+    blobs = blobs[alone & np.array([card_shape_off(b) <= SHAPE_OFF for b in blobs], bool)]
+    if not len(blobs):
+        return CardDetections()
+    colours = centre_colours(image, blobs)
+    lab = table_lab(image, found)
+    keep = like_a_design(colours) & ~like_table(colours, lab) & ~of_table(image, blobs, lab)
+    return _face_down(blobs[keep], np.full(int(keep.sum()), PROPOSAL_SCORE), colours[keep])
 
 
 def _face_down(corners: np.ndarray, confidence: np.ndarray, colours: np.ndarray) -> CardDetections:

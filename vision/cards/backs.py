@@ -100,8 +100,12 @@ def look_like_backs(image: np.ndarray, outlines: np.ndarray, colours: np.ndarray
     them on a Scoundrel table), which then reads as an unread face."""
     if len(outlines) == 0:
         return np.zeros(0, bool)
-    near = _design_distances(colours).min(axis=1) < DESIGN_NEAR
-    return near & paperless(image, outlines)
+    return like_a_design(colours) & paperless(image, outlines)
+
+
+def like_a_design(colours: np.ndarray) -> np.ndarray:
+    """(N,): which `centre_colours` lie near a back design's (DESIGN_NEAR)."""
+    return _design_distances(colours).min(axis=1) < DESIGN_NEAR
 
 
 def paperless(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
