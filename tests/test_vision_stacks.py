@@ -382,3 +382,35 @@ def test_a_weapon_under_four_cards_is_read_from_the_card_on_it() -> None:
     truth = next(t for t in truths if t.code == "10D")
     found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == "10D"]
     assert len(found) == 1 and np.linalg.norm(found[0].mean(axis=0) - truth.corners.mean(axis=0)) < 20
+
+
+def _cards(codes: list[str], quads: list[np.ndarray], conf: list[float]):  # noqa: ANN202
+    from vision.detections import CardDetections
+
+    n = len(codes)
+    return CardDetections(codes, np.array(quads, np.float32), np.array(conf, np.float32), np.full(n, -1, np.int16),
+                          np.ones(n, bool))
+
+
+def test_a_sixs_other_index_read_upside_down_as_a_nine_is_dropped() -> None:
+    """A four-index 6D's top-right index, read upside down as a 9 before the 6D was read, lies at the 6D's printed
+    corner: it is the 6D's own. A nine elsewhere, and an ace at another ace's corner, stay."""
+    import cv2
+
+    from vision.cards import _not_own_corners
+    from vision.cards.geometry import rotate_corners
+
+    def card(x: float, y: float) -> np.ndarray:  # 1 px per mm, upright
+        return np.array([[x, y], [x + CARD_W_MM, y], [x + CARD_W_MM, y + CARD_H_MM], [x, y + CARD_H_MM]], np.float32)
+
+    def printed(quad: np.ndarray, mm: np.ndarray) -> np.ndarray:  # a point given in a card's frame, in the image
+        return cv2.perspectiveTransform(np.asarray(mm, np.float32).reshape(1, 1, 2), card_to_image(quad))[0, 0]
+
+    six = card(100, 100)
+    index = INDEX_BOX_MM.mean(axis=0)
+    nine = rotate_corners(card(0, 0), 2)  # upside down, its printed index moved onto the six's top-right one
+    nine = nine + printed(six, [CARD_W_MM - index[0], index[1]]) - printed(nine, index)
+    out = _not_own_corners(_cards(["6D", "9H", "9C"], [six, nine, card(400, 100)], [0.95, 0.5, 0.6]))
+    assert out.codes == ["6D", "9C"]
+    aces = _cards(["AD", "AH"], [six, nine], [0.95, 0.5])
+    assert _not_own_corners(aces).codes == ["AD", "AH"]

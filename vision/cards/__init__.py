@@ -170,8 +170,25 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
                                    whole=not region, indices=boxes.of(INDEX), stacks=stacks and judged)
     if stacks and judged:
-        cards = _fanned_late(image, boxes.of(INDEX), cards, faces, conf)
+        cards = _not_own_corners(_fanned_late(image, boxes.of(INDEX), cards, faces, conf))
     return _reported(cards)
+
+
+def _not_own_corners(cards: CardDetections) -> CardDetections:
+    """The cards less each face-up one whose printed index lies at a printed corner of a surer card (`_at_own_index`)
+    and shows the rank that card's shows upside down (a 9 on a 6, `UPSIDE_DOWN_RANK`): that card's own other index,
+    read as a fanned card before the card was read (selection seed 6464: a four-index 6D's top-right index read
+    9H). A card of the same rank at another's corner is left: two real aces lay so (real tune half)."""
+    up = [k for k, c in enumerate(cards.codes) if c in CARD_CODES]
+    index = INDEX_BOX_MM.mean(axis=0).reshape(1, 1, 2)
+    drop = []
+    for k in up:
+        at = cv2.perspectiveTransform(index, card_to_image(cards.corners[k]))[0]
+        rank = cards.codes[k][:-1]
+        if any(cards.confidence[j] > cards.confidence[k] and rank == UPSIDE_DOWN_RANK.get(cards.codes[j][:-1])
+               and _at_own_index(at, cards.corners[j][None])[0] for j in up if j != k):
+            drop.append(k)
+    return cards[np.setdiff1d(np.arange(len(cards)), drop)] if drop else cards
 
 
 def _fanned_late(image: np.ndarray, indices: Boxes, cards: CardDetections, early: CardDetections,
