@@ -165,15 +165,13 @@ def test_a_real_card_boxed_unsurely_and_read_as_nothing_is_read_turned() -> None
 def test_a_region_cut_for_an_update_is_not_read_through_paper_or_pairs() -> None:
     """The unsure cards of a region cut from a map are those its border cuts, left to the previous reading."""
     from vision.cards import read_in_grid_or_turned
-    from vision.cards.detect import Boxes
 
     card = _card(110, 100, 40)
     image = _scene([("9C", card)])
     unread = _dets([UNREAD], [_upright_box(card)], [0.8])
     empty = CardDetections()
-    weak = Boxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32))
-    whole = read_in_grid_or_turned(image, empty, empty, empty, unread, weak)
-    cut = read_in_grid_or_turned(image, empty, empty, empty, unread, weak, whole=False)
+    whole = read_in_grid_or_turned(image, empty, empty, empty, unread)
+    cut = read_in_grid_or_turned(image, empty, empty, empty, unread, whole=False)
     assert whole.codes == ["9C"]
     assert cut.codes == [UNREAD]
 

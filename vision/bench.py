@@ -90,8 +90,7 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
     ms["backs"], backs = _time(lambda: face_down(image, boxes.of(BACK, BOX_SCORE), faces, blobs,
                                                  _found(boxes, BOX_SCORE, faces)), runs)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
-    ms["grid_or_turned"], _ = _time(lambda: read_in_grid_or_turned(image, faces, fanned, backs, unread,
-                                                                    boxes.of(CARD, FAN_INDEX_SCORE)), runs)
+    ms["grid_or_turned"], _ = _time(lambda: read_in_grid_or_turned(image, faces, fanned, backs, unread), runs)
     ms["total_predict"], dets = _time(lambda: predict(image), runs)
     ms["homography"], hom = _time(lambda: table_homography(dets), runs)
     ms["layout"], _ = _time(lambda: map_graph(dets, hom), runs)

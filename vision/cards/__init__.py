@@ -167,8 +167,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     reported = unread[unread.confidence >= UNREAD_SCORE]  # the others are dropped unless read later (`_reported`)
     backs = CardDetections.merge([backs, _blob_backs(image, proposals, CardDetections.merge([faces, fanned, backs,
                                                                                            reported]), found)])
-    cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, boxes.of(CARD, FAN_INDEX_SCORE),
-                                   whole=not region, indices=boxes.of(INDEX), stacks=stacks and judged)
+    cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, whole=not region, indices=boxes.of(INDEX),
+                                   stacks=stacks and judged)
     if stacks and judged:
         cards = _not_own_corners(_fanned_late(image, boxes.of(INDEX), cards, faces, conf))
     return _reported(cards)
@@ -266,8 +266,8 @@ def is_map(boxes: Boxes) -> bool:
 
 
 def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: CardDetections, backs: CardDetections,
-                           unread: CardDetections, weak: Boxes, whole: bool = True,
-                           indices: Boxes | None = None, stacks: bool = False) -> CardDetections:
+                           unread: CardDetections, whole: bool = True, indices: Boxes | None = None,
+                           stacks: bool = False) -> CardDetections:
     """The last stage: every card read once more through the grid of a map (`_read_in_grid`), no card of the
     map then read twice (`one_deck`), or off a map the unread cards through turned outlines (`_read_turned`),
     the outlines off a card's shape through card shapes (`_read_card_shaped`), the unsure cards through their
@@ -276,9 +276,9 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     (`_read_strips`) and outlines round two cards side by side as those two (`_split_pairs`), these four only
     in a `whole` picture: the unsure cards of a region cut from a map for an update are those its border cuts,
     which the update leaves to the previous reading (reading them cost the update 24 ms).
-    `weak`: the detector's unsure face-up boxes. `stacks`: the faces make no mosaic, so weapon stacks were looked
-    for and this is no map: no grid is fitted (a Scoundrel room in a row, a weapon and a pile fitted one, and a
-    stack's card overlapping the card on it was then dropped as one card read twice: selection seed 4343)."""
+    `stacks`: the faces make no mosaic, so weapon stacks were looked for and this is no map: no grid is fitted (a
+    Scoundrel room in a row, a weapon and a pile fitted one, and a stack's card overlapping the card on it was then
+    dropped as one card read twice: selection seed 4343)."""
     grid = None if stacks else map_grid(CardDetections.merge([faces, backs]).corners,
                                         np.concatenate([faces.confidence, backs.confidence]))
     if grid is None:
@@ -290,7 +290,7 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
         if indices is not None:
             cards = _read_by_index(image, cards, indices)
         return _code_once(_split_pairs(image, _read_strips(image, cards)))
-    cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread, weak.quads.mean(axis=1))
+    cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread)
     cards, grid = _regrown(image, grid, cards)
     if whole:
         cards = _read_jittered(image, grid, cards)
@@ -910,19 +910,19 @@ def read_cards_first(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str]
 
 
 def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: CardDetections,
-                  unread: CardDetections, hints: np.ndarray) -> CardDetections:
+                  unread: CardDetections) -> CardDetections:
     """All the cards of a map, read once more through its grid (synthetic seed 777: 45 of 53 wrong codes and
     nearly all of 54 unread cards in maps read right through their true outline, as a box or blob in a mosaic
     of touching cards often spans two of them). The faces read unsurely are read again in their cells, the
-    unread cards in the cells the cards around them outline, and the cells holding no card but one of the
-    detector's unsure face-up boxes (`hints`, their centres: a card it missed); the outlines of all three are
-    read in one batch."""
+    unread cards in the cells the cards around them outline, and the cells holding no card within the map's
+    bounds: a card the detector missed, such as one under a hand whose index corner alone shows (selection sets
+    47 -> 45 errors against reading only the holes that held one of the detector's unsure face-up boxes, as
+    before session 25; the ten measurement seeds alike). The outlines of all three are read in one batch."""
     seen = CardDetections.merge([faces, others])
     unsure, unsure_of = _unsure_cells(faces, grid)
     beside, beside_of = _cells_of_unread(image, grid, unread, seen)
     taken = CardDetections.merge([seen, unread]).corners.mean(axis=1)
-    holes = [o for o in grid.outlines(grid.empty_cells(taken, EMPTY_RING))
-             if _in_image(o, image) and points_in_quads(hints, o[None]).any()]
+    holes = [o for o in grid.outlines(grid.empty_cells(taken, EMPTY_RING)) if _in_image(o, image)]
     outlines = unsure + beside + holes
     if not outlines:
         return CardDetections.merge([seen, unread])
