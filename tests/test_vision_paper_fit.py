@@ -351,11 +351,18 @@ def _bottom_index_box(card: np.ndarray) -> np.ndarray:
     return _index_box(rotate_corners(card, 2))
 
 
+def _by_two_indices(image: np.ndarray, cards: CardDetections, boxes: dict[int, np.ndarray]) -> CardDetections:
+    """`vision.cards._by_two_indices` on the readings of the outlines each card's index boxes imply."""
+    from vision.cards import _by_two_indices, _index_ways
+    from vision.cards.identity import read_cards
+
+    return _by_two_indices(cards, {k: (q, *read_cards(image, np.array(_index_ways(q), np.float32)))
+                                   for k, q in boxes.items()})
+
+
 def test_an_unread_card_is_named_where_its_two_index_boxes_agree() -> None:
     """Two index boxes at a card's two printed corners reading the same card name it; one box alone, two boxes on
     one corner, or two boxes of cards lying apart do not."""
-    from vision.cards import _by_two_indices
-
     card = _card(60, 60, 10)
     other = _card(230, 60, 10)
     image = _scene([("9C", card), ("9C", other)], size=(460, 360))

@@ -164,9 +164,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
-    reported = unread[unread.confidence >= UNREAD_SCORE]  # the others are dropped unless read later (`_reported`)
-    backs = CardDetections.merge([backs, _blob_backs(image, proposals, CardDetections.merge([faces, fanned, backs,
-                                                                                           reported]), found)])
+    seen = CardDetections.merge([faces, fanned, backs, _reported(unread)])  # the other unread ones are dropped
+    backs = CardDetections.merge([backs, _blob_backs(image, proposals, seen, found)])
     cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, whole=not region, indices=boxes.of(INDEX),
                                    stacks=stacks and judged)
     if stacks and judged:
@@ -180,10 +179,9 @@ def _not_own_corners(cards: CardDetections) -> CardDetections:
     read as a fanned card before the card was read (selection seed 6464: a four-index 6D's top-right index read
     9H). A card of the same rank at another's corner is left: two real aces lay so (real tune half)."""
     up = [k for k, c in enumerate(cards.codes) if c in CARD_CODES]
-    index = INDEX_BOX_MM.mean(axis=0).reshape(1, 1, 2)
     drop = []
     for k in up:
-        at = cv2.perspectiveTransform(index, card_to_image(cards.corners[k]))[0]
+        at = _printed_index(cards.corners[k])
         rank = cards.codes[k][:-1]
         if any(cards.confidence[j] > cards.confidence[k] and rank == UPSIDE_DOWN_RANK.get(cards.codes[j][:-1])
                and _at_own_index(at, cards.corners[j][None])[0] for j in up if j != k):
@@ -864,9 +862,13 @@ def _at_own_index(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
 
 def _index_gap(card: np.ndarray, other: np.ndarray) -> float:
     """How far (mm, in `card`'s frame) the printed top-left index of `other` lies from `card`'s own."""
-    centre = INDEX_BOX_MM.mean(axis=0)
-    at = to_frame(cv2.perspectiveTransform(centre.reshape(1, 1, 2), card_to_image(other)), card_to_image(card))
-    return float(np.linalg.norm(at[0] - centre))
+    at = to_frame(_printed_index(other), card_to_image(card))
+    return float(np.linalg.norm(at[0] - INDEX_BOX_MM.mean(axis=0)))
+
+
+def _printed_index(card: np.ndarray) -> np.ndarray:
+    """(1, 2): where the centre of a card's printed top-left index lies in the image."""
+    return cv2.perspectiveTransform(INDEX_BOX_MM.mean(axis=0).reshape(1, 1, 2), card_to_image(card))[0]
 
 
 def _fanned_from(point: np.ndarray, cards: np.ndarray, column_mm: float = FAN_COLUMN_MM) -> np.ndarray | None:
@@ -979,9 +981,20 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
         return cards
     inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[asked], INDEX_REACH))
     ways = {k: _index_ways(indices.quads[inside[:, j]]) for j, k in enumerate(asked)}
-    out = _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in asked}, TURNED_READ)
-    return _by_two_indices(image, out, {k: indices.quads[inside[:, j]] for j, k in enumerate(asked)
-                                        if out.codes[k] == UNREAD and inside[:, j].sum() >= 2})
+    owner = [k for k in asked for _ in ways[k]]
+    if not owner:
+        return cards
+    codes, conf, corners = read_cards(image, np.array([o for k in asked for o in ways[k]], np.float32))
+    out = _surer_readings(cards, owner, codes, conf, corners,
+                          {k: portrait_corners(cards.corners[k]) for k in asked}, TURNED_READ)
+    read: dict[int, tuple[np.ndarray, list[str], np.ndarray, np.ndarray]] = {}  # the unread cards' readings
+    start = 0
+    for j, k in enumerate(asked):
+        end = start + len(ways[k])
+        if out.codes[k] == UNREAD and inside[:, j].sum() >= 2:
+            read[k] = (indices.quads[inside[:, j]], codes[start:end], conf[start:end], corners[start:end])
+        start = end
+    return _by_two_indices(out, read)
 
 
 def _index_ways(quads: np.ndarray) -> list[np.ndarray]:
@@ -991,25 +1004,23 @@ def _index_ways(quads: np.ndarray) -> list[np.ndarray]:
             for q in quads for deg in INDEX_TURNS for r in range(4)]
 
 
-def _by_two_indices(image: np.ndarray, cards: CardDetections, boxes: dict[int, np.ndarray]) -> CardDetections:
-    """The unread cards, each read through the outlines its index `boxes` imply (`_index_ways`), named where two of
-    its boxes lying apart (at printed corners of their own, AGREE_APART of the card's width at least) read the same
-    card as their surest, one of them as surely as MIN_CONFIDENCE, through outlines that overlap (AGREE_IOU: one
-    card's two corners): a card's two printed indices each read unsurely (a real ten half under a book, 0.80 and
-    0.45) agree by chance far less often than either is right. Two cards of a stack agreeing on a jack lay off
-    outlines apart (selection seed 6464: IoU 0; the ten's 0.41)."""
-    ways = {k: _index_ways(quads) for k, quads in boxes.items()}
-    if not ways:
-        return cards
-    codes, conf, corners = read_cards(image, np.array([o for k in ways for o in ways[k]], np.float32))
+def _by_two_indices(cards: CardDetections,
+                    read: dict[int, tuple[np.ndarray, list[str], np.ndarray, np.ndarray]]) -> CardDetections:
+    """The unread cards `read` through the outlines their index boxes imply, card k's as (boxes, codes, confidences,
+    corners) of `_index_ways(boxes)` in its order, each named where two of its boxes lying apart (at printed corners
+    of their own, AGREE_APART of the card's width at least) read the same card as their surest, one of them as
+    surely as MIN_CONFIDENCE, through outlines that overlap (AGREE_IOU: one card's two corners): a card's two
+    printed indices each read unsurely (a real ten half under a book, 0.80 and 0.45) agree by chance far less often
+    than either is right. Two cards of a stack agreeing on a jack lay off outlines apart (selection seed 6464: IoU
+    0; the ten's 0.41)."""
     out = cards[np.arange(len(cards))]
-    per_box, start = len(INDEX_TURNS) * 4, 0
-    for k, quads in boxes.items():
+    per_box = len(INDEX_TURNS) * 4
+    for k, (quads, codes, conf, corners) in read.items():
+        ways = _index_ways(quads)
         best = []  # each box's surest reading: (confidence, code, box centre, outline read, its corners)
         for b in range(len(quads)):
-            j = start + b * per_box + int(np.argmax(conf[start + b * per_box:start + (b + 1) * per_box]))
-            best.append((float(conf[j]), codes[j], quads[b].mean(axis=0), ways[k][j - start], corners[j]))
-        start += len(ways[k])
+            j = b * per_box + int(np.argmax(conf[b * per_box:(b + 1) * per_box]))
+            best.append((float(conf[j]), codes[j], quads[b].mean(axis=0), ways[j], corners[j]))
         width = mean_sides(portrait_corners(cards.corners[k]))[0]
         agreed = [a for a in best for b in best if a is not b and a[1] == b[1] and a[1] in CARD_CODES
                   and max(a[0], b[0]) >= MIN_CONFIDENCE and np.linalg.norm(a[2] - b[2]) >= AGREE_APART * width
@@ -1043,8 +1054,14 @@ def _read_again(image: np.ndarray, cards: CardDetections, ways: dict[int, list[n
     owner = [k for k, outlines in ways.items() for _ in outlines]
     if not owner:
         return cards
-    outlines = np.array([o for k in ways for o in ways[k]], np.float32)
-    codes, conf, corners = read_cards(image, outlines)
+    codes, conf, corners = read_cards(image, np.array([o for k in ways for o in ways[k]], np.float32))
+    return _surer_readings(cards, owner, codes, conf, corners, kept, least)
+
+
+def _surer_readings(cards: CardDetections, owner: list[int], codes: list[str], conf: np.ndarray, corners: np.ndarray,
+                    kept: dict[int, np.ndarray] | None, least: float) -> CardDetections:
+    """The cards, each with its surest reading of those its outlines gave (reading j is card `owner[j]`'s) that is
+    surer than its own and than `least` (see `_read_again`)."""
     out = cards[np.arange(len(cards))]
     for j, k in enumerate(owner):
         need = TURNED_READ if out.codes[k] == UNREAD else max(float(out.confidence[k]), least)
