@@ -85,6 +85,10 @@ class Grid:
         start = np.arange(len(cells)) < len(held)  # the grid's cards, then the points
         return _joined(cells, start | np.r_[np.zeros(len(held), bool), _off_cell(mm) <= IN_CELL], start)[len(held):]
 
+    def cells_of(self, points: np.ndarray) -> np.ndarray:
+        """(N, 2) the cell nearest each point of the image."""
+        return _nearest_cell(to_frame(points, self.homography))
+
     def empty_cells(self, taken: np.ndarray, ring: int = 1) -> np.ndarray:
         """(M, 2) cells within `ring` cells of the grid's bounds that hold none of the points `taken` (the
         centres of the cards found): where a card the detector missed may lie."""
@@ -93,7 +97,7 @@ class Grid:
         ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
         cells = np.stack([ii.ravel(), jj.ravel()], axis=1)
         if len(taken):
-            full = {tuple(c) for c in _nearest_cell(to_frame(taken, self.homography))}
+            full = {tuple(c) for c in self.cells_of(taken)}
             cells = np.array([c for c in cells if tuple(c) not in full], int).reshape(-1, 2)
         return cells
 
