@@ -77,6 +77,7 @@ STACK_AGREED_READ = 0.8  # ... or this where another placement a little apart re
 STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this far each way of its index box
 STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far apart (less hides the rank letter;
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
+HOLELESS_BACK = 0.9  # off a map a back box this sure is a back though its middle has the table's colour
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
 LOOK_AGAIN_SCORE = BOX_SCORE  # every face-up box whose outline reads "none" is read again by the later steps
@@ -161,7 +162,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
         fanned = CardDetections.merge([fanned, _walked(image, CardDetections.merge([faces, fanned]))])
         faces = _not_crosswise(faces, CardDetections.merge([faces, fanned]))
     found = _found(boxes, conf, faces)
-    backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found)
+    backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found, holes=not stacks)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
     backs, unread = _backs_unread(image, backs, unread, found)
     seen = CardDetections.merge([faces, fanned, backs, _reported(unread)])  # the other unread ones are dropped
@@ -1293,11 +1294,12 @@ def _found(boxes: Boxes, conf: float, faces: CardDetections) -> np.ndarray:
 
 
 def face_down(image: np.ndarray, backs: Boxes, faces: CardDetections, proposals: np.ndarray,
-              found: np.ndarray) -> CardDetections:
+              found: np.ndarray, holes: bool = True) -> CardDetections:
     """The face-down cards of the detector's back boxes (`_not_faces`, `_backs`), the classical blobs vouching for
-    unsure ones (`_outlined`), and so do sure backs of their colour (`_as_sure_backs`)."""
+    unsure ones (`_outlined`), and so do sure backs of their colour (`_as_sure_backs`). `holes`: the table may
+    show through a map's holes here."""
     vouched = _outlined(image, backs, proposals) | _as_sure_backs(image, backs)
-    return _backs(image, _not_faces(backs, faces, vouched), found)
+    return _backs(image, _not_faces(backs, faces, vouched), found, holes)
 
 
 def _as_sure_backs(image: np.ndarray, backs: Boxes) -> np.ndarray:
@@ -1312,12 +1314,16 @@ def _as_sure_backs(image: np.ndarray, backs: Boxes) -> np.ndarray:
     return out
 
 
-def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray) -> CardDetections:
-    """Face-down cards, but none of the table's own colour (see `backs.like_table`)."""
+def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = True) -> CardDetections:
+    """Face-down cards, but none of the table's own colour (see `backs.like_table`), which a map's hole shows;
+    where no map lies (`holes` False) a box as sure as HOLELESS_BACK is kept whatever its colour: a red back
+    on a red cloth, its white border all that tells it (ten measurement seeds: two Scoundrel piles, 0.95-0.98)."""
     outlines = _outlines(image, backs)
     colours = centre_colours(image, outlines)
     table = table_lab(image, found) if len(outlines) else None
     keep = ~like_table(colours, table) & ~of_table(image, outlines, table)
+    if not holes:
+        keep |= backs.scores >= HOLELESS_BACK
     return _face_down(outlines[keep], backs.scores[keep], colours[keep])
 
 
