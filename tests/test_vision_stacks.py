@@ -414,3 +414,19 @@ def test_a_sixs_other_index_read_upside_down_as_a_nine_is_dropped() -> None:
     assert out.codes == ["6D", "9C"]
     aces = _cards(["AD", "AH"], [six, nine], [0.95, 0.5])
     assert _not_own_corners(aces).codes == ["AD", "AH"]
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_the_card_under_a_stacks_top_card_is_read_at_the_regions_other_end() -> None:
+    """Measurement seed 8080, scene 3: a weapon stack's AS over a 3D's strip is boxed as one region, which cuts
+    the 3D's index off its top (no index box there); the region cut to a card at its other end, moved a tenth of a
+    card about, reads the 3D, and the AS is read through the cut at its own end."""
+    from vision.cards import predict
+    from vision.evaluate import match_cards, synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(8080, 4)
+    assert kind == "scoundrel"
+    dets = predict(image)
+    assert "3D" in dets.codes and "AS" in dets.codes
+    right, wrong, _, _ = match_cards(dets, truths)
+    assert wrong == 0 and right >= 5

@@ -77,6 +77,7 @@ STACK_AGREED_READ = 0.8  # ... or this where another placement a little apart re
 STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this far each way of its index box
 STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far apart (less hides the rank letter;
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
+BEYOND_SHIFT = 0.1  # the cut at a stack region's other end is also read moved this share of a card each way
 HOLELESS_BACK = 0.9  # off a map a back box this sure is a back though its middle has the table's colour
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
@@ -650,7 +651,8 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
         around = np.delete(faces.corners, k, axis=0)
         for j in tried:
             under = _stacked_on(image, outlines[m], corners[j], codes[j], indices,
-                                set(out.codes) | {c.codes[0] for c in strips}, least[j], around)
+                                set(out.codes) | {c.codes[0] for c in strips}, least[j], around,
+                                outlines[j + 1 if (j - m) % 2 else j - 1])
             if under is not None:
                 out.codes[k], out.confidence[k], out.corners[k] = codes[j], conf[j], corners[j]
                 strips.append(under)
@@ -659,7 +661,8 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
 
 
 def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: str, indices: Boxes,
-                taken: set[str], least: float, others: np.ndarray) -> CardDetections | None:
+                taken: set[str], least: float, others: np.ndarray,
+                beyond: np.ndarray | None = None) -> CardDetections | None:
     """The card whose strip `whole` held beyond `card` (read as `code`), read through `card`'s shape moved onto an
     index box in that strip (as a weapon stack's), or None when no box there reads as a card not `taken`. A
     reading of the card's own rank, or of the rank it shows upside down (`UPSIDE_DOWN_RANK`), is its own other
@@ -672,6 +675,8 @@ def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: st
     in_strip = in_region & ~points_in_quads(centres, card[None])[:, 0]
     ways = [w for k in np.nonzero(in_strip)[0] for w in _placements(card, centres[k], STACK_SIDEWAYS_MM,
                                                                      STACK_JITTER_MM)]
+    if beyond is not None:  # the cut at the whole's other end: the card under, where no index box shows its index
+        ways += [_shifted_about(shape, BEYOND_SHIFT) for shape in (beyond, rotate_corners(beyond, 2))]
     if not ways:
         return None
     outlines = _best_placed(image, ways)
@@ -684,6 +689,13 @@ def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: st
         if codes[i] not in taken and codes[i] not in ("none", "JOKER") and not own and under:
             return _face_up(codes, outlines, sure, [int(i)])
     return None
+
+
+def _shifted_about(quad: np.ndarray, share: float) -> np.ndarray:
+    """(9, 4, 2): the quad, and moved by `share` of its width each way along its sides."""
+    q = np.asarray(quad, np.float32)
+    across, along = (q[1] - q[0]) * share, (q[3] - q[0]) * share * CARD_W_MM / CARD_H_MM
+    return np.array([q + a * across + b * along for a in (-1, 0, 1) for b in (-1, 0, 1)], np.float32)
 
 
 def _scaled(quads: np.ndarray, factor: float) -> np.ndarray:
