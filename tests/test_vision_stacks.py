@@ -430,3 +430,35 @@ def test_the_card_under_a_stacks_top_card_is_read_at_the_regions_other_end() -> 
     assert "3D" in dets.codes and "AS" in dets.codes
     right, wrong, _, _ = match_cards(dets, truths)
     assert wrong == 0 and right >= 5
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_stack_region_cut_a_little_longer_than_its_width_gives_keeps_the_top_cards_index() -> None:
+    """Measurement seed 8080, scene 13: a weapon stack's 8S over a 7S's and a 4D's strips is boxed as one region a
+    little wider than the card; the card its width gives cuts into the 8S's index, so the cut is also tried 8%
+    longer, and both strips are read."""
+    from vision.cards import predict
+    from vision.evaluate import match_cards, synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(8080, 14)
+    assert kind == "scoundrel"
+    dets = predict(image)
+    assert {"8S", "7S", "4D"} <= set(dets.codes)
+    right, wrong, extra, _ = match_cards(dets, truths)
+    assert wrong == 0 and extra == 0 and right >= 6
+
+
+def test_a_card_read_in_a_strip_must_take_in_the_strip() -> None:
+    """Real tune half IMG_2624: a queen half under a nine is boxed longer than a card; the cut read as the queen
+    leaves a strip of her own, whose index box lays off a card a few px off her that reads JH. That card takes in
+    a quarter of the strip left over (a card under hers would show through all of it), so it is no card."""
+    import cv2
+
+    from vision.cards import predict
+    from vision.enroll.evaluate import REAL_CARDS
+
+    photo = REAL_CARDS / "IMG_2624.JPG"
+    if not photo.is_file():
+        pytest.skip("real-cards-dev not present")
+    codes = predict(cv2.imread(str(photo))).codes
+    assert "JH" not in codes and "QH" in codes

@@ -126,6 +126,9 @@ TRIM_ASPECT = 1.45  # off a map, an outline this much longer than wide may hold 
 # selection sets 104 -> 100 errors, 6 cards mended and 2 broken, the same at 1.4 and 1.5; real tune half alike)
 TRIM_STRIPS_MM = (12.0, 18.0, 24.0, 30.0)  # such an outline is also cut by strips this long: a stack drifting
 # sideways widens it, so its width overstates a card's length (session 17: selection sets 65 -> 59, none broken)
+TRIM_WIDTH_SLACK = (1.0, 1.08)  # the card a stack region's width gives, and as much longer (a region wider than
+# its card, or foreshortened: the cut lands in the top card's index)
+STRIP_SHOWN = 0.4  # a card read in the strip a cut leaves over must take in this much of it (it is what shows)
 TRIM_STRIP_READ = 0.8  # where the card in such a strip needs this sureness (selection sets: 0.87-0.98 for the
 # cards mended; a real nine's own corner read as an ace: 0.53)
 STRIP_CARD_INSIDE = 0.6  # a card read in a strip lies under the card: this much of it inside the region of both
@@ -621,22 +624,25 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
     box in the strip left over reads as another card (`_stacked_on`), which is then read too; its reading replaces
     the whole's, whose suit the strip may have swayed (a KC read KS through the whole: selection sets 67 -> 65
     errors, the ten measurement seeds 90 -> 87)."""
-    trims, owner, least, whole = [], [], [], {}
+    trims, owner, least, whole, left_over = [], [], [], {}, []
     for k, q in enumerate(faces.corners):
         w, h = mean_sides(q)
         if h < TRIM_ASPECT * w:
             continue
         whole[k] = len(trims)  # read again beside its cuts, in the same run (no cut: owner -1)
         trims.append(q)
+        left_over.append(q)  # no cut, nothing left over (never asked)
         owner.append(-1)
         least.append(MIN_CONFIDENCE)
         by_width = w * CARD_H_MM / CARD_W_MM / h
-        keeps = [(by_width, MIN_CONFIDENCE)] + [(c, TRIM_STRIP_READ) for c in (
-            CARD_H_MM / (CARD_H_MM + mm) for mm in TRIM_STRIPS_MM) if c < by_width]
+        keeps = [(by_width * f, MIN_CONFIDENCE) for f in TRIM_WIDTH_SLACK if by_width * f < 1.0]
+        keeps += [(c, TRIM_STRIP_READ) for c in (CARD_H_MM / (CARD_H_MM + mm) for mm in TRIM_STRIPS_MM) if c < by_width]
         for keep, bar in keeps:
             left, right = (q[3] - q[0]) * (1.0 - keep), (q[2] - q[1]) * (1.0 - keep)  # keep: a card's share
             trims += [np.array([q[0] + left, q[1] + right, q[2], q[3]]),  # cut at the first side, or at the third
                       np.array([q[0], q[1], q[2] - right, q[3] - left])]
+            left_over += [np.array([q[0], q[1], q[1] + right, q[0] + left]),
+                          np.array([q[3] - left, q[2] - right, q[2], q[3]])]
             owner += [k, k]
             least += [bar, bar]
     if not trims:
@@ -652,7 +658,7 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
         for j in tried:
             under = _stacked_on(image, outlines[m], corners[j], codes[j], indices,
                                 set(out.codes) | {c.codes[0] for c in strips}, least[j], around,
-                                outlines[j + 1 if (j - m) % 2 else j - 1])
+                                outlines[j + 1 if (j - m) % 2 else j - 1], left_over[j])
             if under is not None:
                 out.codes[k], out.confidence[k], out.corners[k] = codes[j], conf[j], corners[j]
                 strips.append(under)
@@ -662,7 +668,7 @@ def _trimmed(image: np.ndarray, faces: CardDetections, indices: Boxes) -> CardDe
 
 def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: str, indices: Boxes,
                 taken: set[str], least: float, others: np.ndarray,
-                beyond: np.ndarray | None = None) -> CardDetections | None:
+                beyond: np.ndarray | None = None, strip: np.ndarray | None = None) -> CardDetections | None:
     """The card whose strip `whole` held beyond `card` (read as `code`), read through `card`'s shape moved onto an
     index box in that strip (as a weapon stack's), or None when no box there reads as a card not `taken`. A
     reading of the card's own rank, or of the rank it shows upside down (`UPSIDE_DOWN_RANK`), is its own other
@@ -686,7 +692,8 @@ def _stacked_on(image: np.ndarray, whole: np.ndarray, card: np.ndarray, code: st
             break
         own = codes[i][:-1] in (code[:-1], UPSIDE_DOWN_RANK.get(code[:-1]))
         under = _covered_share(outlines[i], [whole, *others]) >= STRIP_CARD_INSIDE
-        if codes[i] not in taken and codes[i] not in ("none", "JOKER") and not own and under:
+        shows = strip is None or _covered_share(strip, [outlines[i]]) >= STRIP_SHOWN
+        if codes[i] not in taken and codes[i] not in ("none", "JOKER") and not own and under and shows:
             return _face_up(codes, outlines, sure, [int(i)])
     return None
 
