@@ -92,6 +92,7 @@ MAP_BOXES = 20  # this many sure card boxes (MAP_BOX_SCORE) make a map, where th
 MAP_BOX_SCORE = 0.5  # finds lone cards (touching ones merge) and the map's grid outlines its cards (seed 777: one
 # more wrong code of 792; 40 ms less on the standard scene)
 HOLE_NEIGHBOURS = 4  # a hole showing an index is read through the cell these nearest cards outline
+OFF_GRID_CELL_READ = 0.7  # a map's cell read for an unsure reading off its grid needs this (and to be surer)
 EMPTY_CELL_READ = 0.8  # a card read in an empty cell of a map needs this confidence
 REGRID_OVERLAP = 0.3  # an unread card's outline from the grid must overlap its own this much (the box is near;
 # session 9: 0.4 -> 0.3, four unread boxes spanning two cards fewer on the selection sets, one false card more)
@@ -312,8 +313,9 @@ def _off_grid_twice(image: np.ndarray, grid: Grid, cards: CardDetections,
     beside it, at 0.71 against 0.91), and the cell it hid from the grid's look at its holes shows its own card.
     A reading there of a code the map does not hold, as sure as MIN_READ, replaces it; else it is dropped. Any
     other reading off the grid less sure than SURE_READING is read there too, and a surer reading of a code the
-    map does not hold (EMPTY_CELL_READ at least) replaces it (selection seed 5353: a JD under a hand read 7S at
-    0.54 through a box across two cells, read JD at 0.95 in its cell; selection sets 41 -> 39)."""
+    map does not hold (OFF_GRID_CELL_READ at least) replaces it (selection seed 5353: a JD under a hand read 7S at
+    0.54 through a box across two cells, read JD at 0.95 in its cell, and a 4D read AH at 0.61, 4D at 0.79 in its
+    cell; selection sets 41 -> 38: 39 at 0.8)."""
     up = np.array([c in CARD_CODES for c in cards.codes], bool)
     surest = {}
     for k in np.nonzero(up & held)[0]:
@@ -332,7 +334,7 @@ def _off_grid_twice(image: np.ndarray, grid: Grid, cards: CardDetections,
         for k in asked:
             end = start + len(cells[k])
             fresh = [j for j in range(start, end) if codes[j] in CARD_CODES and codes[j] not in surest
-                     and conf[j] >= (MIN_READ if k in twice else max(cards.confidence[k], EMPTY_CELL_READ))]
+                     and conf[j] >= (MIN_READ if k in twice else max(cards.confidence[k], OFF_GRID_CELL_READ))]
             if fresh:
                 j = max(fresh, key=lambda i: conf[i])
                 out.codes[k], out.confidence[k], out.corners[k] = codes[j], conf[j], corners[j]
