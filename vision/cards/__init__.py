@@ -121,6 +121,7 @@ BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read ag
 # (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
 # 0.48 read right, none lost; at 0.9 seven cards lost, and a surer reading alone took a 27% visible 8D as JC)
 SPLIT_READ = 0.9  # off a map, both halves of an outline round two cards side by side must read this surely
+CROSSWISE_SURER = 0.05  # by which the card must be surer than the face it takes for its strip
 CROSSWISE_DEG, CROSSWISE_INSIDE = 60.0, 0.8  # a face this turned from a surer card and this much inside it is its strip
 TRIM_ASPECT = 1.45  # off a map, an outline this much longer than wide may hold a strip of the card under it (a
 # card is 1.40, with a weapon's strip 1.7 seen square on, less under a tilted camera; session 13: 1.55 -> 1.45,
@@ -842,9 +843,11 @@ def _upright_in(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _not_crosswise(faces: CardDetections, cards: CardDetections) -> CardDetections:
     """The faces, less each one lying crosswise (CROSSWISE_DEG or more) and nearly all (CROSSWISE_INSIDE) within a
     surer card's outline: a stack's weapon, its strip boxed on its own, is as wide as a card is long and read as
-    a card turned a quarter (selection seed 4343: a 4D's strip read KD beside the 4D placed from the stack)."""
+    a card turned a quarter (selection seed 4343: a 4D's strip read KD beside the 4D placed from the stack). The
+    card must be surer by CROSSWISE_SURER: a real blob round an ace and the jack half under it, squarish and read
+    as the ace at 0.71 through a landscape outline, took the jack's own box read at 0.70 for its strip."""
     drop = [k for k in range(len(faces)) if any(
-        cards.confidence[j] > faces.confidence[k] and turn_deg(portrait_corners(faces.corners[k]),
+        cards.confidence[j] > faces.confidence[k] + CROSSWISE_SURER and turn_deg(portrait_corners(faces.corners[k]),
                                                                portrait_corners(cards.corners[j])) >= CROSSWISE_DEG
         and _inside_share(faces.corners[k], cards.corners[j]) >= CROSSWISE_INSIDE for j in range(len(cards)))]
     return faces[np.setdiff1d(np.arange(len(faces)), drop)] if drop else faces
