@@ -100,3 +100,19 @@ def test_a_card_beside_the_map_may_share_a_maps_code() -> None:
     in_map = np.ones(len(cards), bool)
     in_map[faces[1]] = False  # as if it lay on a pile beside the map
     assert one_deck(image, twin, in_map) is twin
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_second_reading_one_deck_forces_onto_a_code_nothing_shows_is_dropped() -> None:
+    """Selection seed 5353, scene 2: a 2C under a hand is read twice through overlapping outlines; one deck gave
+    the second reading the AS, the deck's one code left, at 0.00, and it lies on the first: it is dropped."""
+    from vision.cards import predict
+    from vision.cards.geometry import quad_iou
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(5353, 3)
+    assert kind == "superheld"
+    two = next(t for t in truths if t.code == "2C")
+    dets = predict(image)
+    assert "2C" in dets.codes
+    assert not any(c == "AS" and quad_iou(q, two.corners) > 0.3 for c, q in zip(dets.codes, dets.corners, strict=True))
