@@ -235,3 +235,31 @@ def test_a_red_back_on_a_red_cloth_off_a_map_is_a_back() -> None:
     assert kind == "scoundrel" and dets.codes.count("back") == 2
     right, wrong, extra, _ = match_cards(dets, truths)
     assert right >= 2 + 4 and extra == 0
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_blue_backs_of_a_map_on_a_blue_cloth_are_backs() -> None:
+    """Seed 57721, scene 0: a map's seven blue backs on a blue cloth, their middles the cloth's colour; each
+    design lies framed in its white border a border's width inside a card of the map's size, which a hole in the
+    map (the table out to its neighbours' edges) does not show."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(57721, 1)
+    dets = predict(image)
+    assert kind == "superheld" and dets.codes.count("back") >= 6
+
+
+def test_a_hole_in_a_map_is_not_framed_in_paper() -> None:
+    """A card-sized hole among white cards shows the table out to the neighbours' edges: no border frames it."""
+    from vision.cards.backs import framed_in_paper
+    from vision.synth.cards import render_back
+
+    image = table(np.random.default_rng(3), 640, 400, "felt")
+    hole = _quad(250, 100)
+    for dx, dy in ((-92, 0), (92, 0), (0, -128), (0, 128)):  # four white cards round the hole, 2 px apart
+        paste_card(image, np.full((252, 180, 3), 245, np.uint8), hole + np.array([dx, dy], np.float32))
+    w, h = 90.0, 90.0 * CARD_H_MM / CARD_W_MM
+    assert not framed_in_paper(image, hole, (w, h))
+    paste_card(image, render_back(0, 180), hole)
+    assert framed_in_paper(image, hole, (w, h))

@@ -18,6 +18,7 @@ from vision.assignment import min_cost_assignment
 from vision.cards.backs import (
     back_designs,
     centre_colours,
+    framed_in_paper,
     like_a_design,
     like_backs_seen,
     like_table,
@@ -78,6 +79,7 @@ STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this fa
 STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far apart (less hides the rank letter;
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
 BEYOND_SHIFT = 0.1  # the cut at a stack region's other end is also read moved this share of a card each way
+FRAMED_BACK = 0.5  # a back box this sure whose design is framed in paper is a back whatever its middle's colour
 HOLELESS_BACK = 0.9  # off a map a back box this sure is a back though its middle has the table's colour
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
@@ -1356,7 +1358,16 @@ def face_down(image: np.ndarray, backs: Boxes, faces: CardDetections, proposals:
     unsure ones (`_outlined`), and so do sure backs of their colour (`_as_sure_backs`). `holes`: the table may
     show through a map's holes here."""
     vouched = _outlined(image, backs, proposals) | _as_sure_backs(image, backs)
-    return _backs(image, _not_faces(backs, faces, vouched), found, holes)
+    return _backs(image, _not_faces(backs, faces, vouched), found, holes, _card_size(faces))
+
+
+def _card_size(faces: CardDetections) -> tuple[float, float] | None:
+    """The median short and long side (px) of the faces read surely, or None where none is."""
+    sure = faces.corners[faces.confidence >= SURE_READING] if len(faces) else np.zeros((0, 4, 2), np.float32)
+    if not len(sure):
+        return None
+    short, long = np.median([mean_sides(portrait_corners(q)) for q in sure], axis=0)
+    return float(short), float(long)
 
 
 def _as_sure_backs(image: np.ndarray, backs: Boxes) -> np.ndarray:
@@ -1371,14 +1382,21 @@ def _as_sure_backs(image: np.ndarray, backs: Boxes) -> np.ndarray:
     return out
 
 
-def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = True) -> CardDetections:
+def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = True,
+           card: tuple[float, float] | None = None) -> CardDetections:
     """Face-down cards, but none of the table's own colour (see `backs.like_table`), which a map's hole shows;
     where no map lies (`holes` False) a box as sure as HOLELESS_BACK is kept whatever its colour: a red back
-    on a red cloth, its white border all that tells it (ten measurement seeds: two Scoundrel piles, 0.95-0.98)."""
+    on a red cloth, its white border all that tells it (ten measurement seeds: two Scoundrel piles, 0.95-0.98).
+    Anywhere, a box as sure as FRAMED_BACK whose design lies framed in paper a border's width inside a card of the
+    picture's size (`backs.framed_in_paper`, the faces read surely giving the size) is a back: a hole shows the
+    table out to its neighbours' edges (fresh seed 57721: seven blue backs of a map on a blue cloth, six kept)."""
     outlines = _outlines(image, backs)
     colours = centre_colours(image, outlines)
     table = table_lab(image, found) if len(outlines) else None
     keep = ~like_table(colours, table) & ~of_table(image, outlines, table)
+    if card is not None:  # a back of the table's colour shows its design framed in its border, a hole does not
+        ask = np.nonzero(~keep & (backs.scores >= FRAMED_BACK))[0]
+        keep[ask] = [framed_in_paper(image, outlines[k], card) for k in ask]
     if not holes:
         keep |= backs.scores >= HOLELESS_BACK
     return _face_down(outlines[keep], backs.scores[keep], colours[keep])

@@ -23,6 +23,7 @@ DESIGN_NEAR = 30.0  # ... when its middle is this near a back design's colour (b
 TABLE_BIN, TABLE_SHARE = 4, 0.9  # a middle whose pixels lie in (or beside) Lab bins of 4 the table shows, this
 # many, is the table
 TABLE_STEP = 4  # every 4th border pixel is enough for the table's colour (a 1280 x 720 frame: 18k of 72k)
+DESIGN_SHARE = (0.75, 0.95)  # a back's design spans this share of its outline's sides (the designs' borders: 3-5 mm)
 _PATCH = (16, 22)  # w, h of the sampled centre
 _CENTRE_MM = np.array([[12, 16], [CARD_W_MM - 12, 16], [CARD_W_MM - 12, CARD_H_MM - 16], [12, CARD_H_MM - 16]],
                       np.float32)
@@ -35,6 +36,29 @@ def _centre_lab(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     dst = np.array([[0, 0], [_PATCH[0], 0], [_PATCH[0], _PATCH[1]], [0, _PATCH[1]]], np.float32)
     patch = cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), _PATCH)
     return cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+
+
+def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, float]) -> bool:
+    """Whether the unpale region round a card's middle is framed by paper a border's width inside a card of the
+    picture (`card`: its short and long side in px), on both axes (DESIGN_SHARE): a back's design in its white
+    border. A hole in a map shows the table out to the neighbours' edges, a card's size or larger (the gaps)."""
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    short, long = card
+    lo, hi = q.min(axis=0) - long * 0.2, q.max(axis=0) + long * 0.2
+    (x0, y0), (x1, y1) = np.floor(lo).astype(int), np.ceil(hi).astype(int)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    window = image[y0:y1, x0:x1]
+    cx, cy = (q.mean(axis=0) - [x0, y0]).astype(int)
+    if window.size == 0 or not (0 <= cy < window.shape[0] and 0 <= cx < window.shape[1]):
+        return False
+    lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
+    pale = (lab[..., 0] > 140.0) & (np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0) < 18.0)
+    _, labels = cv2.connectedComponents((~pale).astype(np.uint8), connectivity=4)
+    if labels[cy, cx] == 0:
+        return False
+    inside = np.argwhere(labels == labels[cy, cx])[:, ::-1].astype(np.float32)
+    w, h = sorted(cv2.minAreaRect(inside)[1])
+    return all(DESIGN_SHARE[0] <= a / max(b, 1.0) <= DESIGN_SHARE[1] for a, b in ((w, short), (h, long)))
 
 
 def centre_colour(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
