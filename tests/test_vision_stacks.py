@@ -462,3 +462,15 @@ def test_a_card_read_in_a_strip_must_take_in_the_strip() -> None:
         pytest.skip("real-cards-dev not present")
     codes = predict(cv2.imread(str(photo))).codes
     assert "JH" not in codes and "QH" in codes
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_stacks_top_card_over_three_strips_is_cut_from_them() -> None:
+    """Seed 86420, scene 11: a KS over the strips of a 6S, a QS and a 7D, boxed as one region; the card read
+    under the cut takes in its own strip only, a third of the strip left over, and the KS is read through the cut."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(86420, 12)
+    assert kind == "scoundrel"
+    assert "KS" in predict(image).codes

@@ -132,7 +132,8 @@ TRIM_STRIPS_MM = (12.0, 18.0, 24.0, 30.0)  # such an outline is also cut by stri
 # sideways widens it, so its width overstates a card's length (session 17: selection sets 65 -> 59, none broken)
 TRIM_WIDTH_SLACK = (1.0, 1.08)  # the card a stack region's width gives, and as much longer (a region wider than
 # its card, or foreshortened: the cut lands in the top card's index)
-STRIP_SHOWN = 0.4  # a card read in the strip a cut leaves over must take in this much of it (it is what shows)
+STRIP_SHOWN = 0.28  # a card read in the strip a cut leaves over must take in this much of it (it is what shows:
+# 0.33 for the first of three strips, fresh seed 86420; a real queen's own body read JH a few px off her 0.24)
 TRIM_STRIP_READ = 0.8  # where the card in such a strip needs this sureness (selection sets: 0.87-0.98 for the
 # cards mended; a real nine's own corner read as an ace: 0.53)
 STRIP_CARD_INSIDE = 0.6  # a card read in a strip lies under the card: this much of it inside the region of both
