@@ -1002,7 +1002,8 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     unsure, unsure_of = _unsure_cells(faces, grid)
     beside, beside_of = _cells_of_unread(image, grid, unread, seen)
     taken = CardDetections.merge([seen, unread]).corners.mean(axis=1)
-    rim = _rim_cells(image, grid, taken, seen.corners)
+    table = table_lab(image, seen.corners)  # for the rim cells and the backs in holes
+    rim = _rim_cells(image, grid, taken, table)
     holes = [o for o in grid.outlines(grid.empty_cells(taken, 0)) if _in_image(o, image)] + rim
     outlines = unsure + beside + holes
     if not outlines:
@@ -1020,10 +1021,11 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     cards = CardDetections.merge([faces, others, rescued, unread])
     cards = CardDetections.merge([cards, _apart(in_holes, cards)])  # a face read again may have moved into a hole
     bare = [outlines[j] for j in range(b, len(codes)) if codes[j] == "none"]
-    return CardDetections.merge([cards, _apart(_backs_in_holes(image, bare, cards), cards)])
+    return CardDetections.merge([cards, _apart(_backs_in_holes(image, bare, cards, table), cards)])
 
 
-def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetections) -> CardDetections:
+def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetections,
+                    table: np.ndarray | None) -> CardDetections:
     """Backs in a map's empty cells that read as no face: a paperless middle of the colour of a sure back the map
     shows (`like_backs_seen`) and not the table's (selection seed 4343: a back under a hand boxed at 0.42 only
     at the larger input)."""
@@ -1032,20 +1034,20 @@ def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetec
         return CardDetections()
     quads = np.array(holes, np.float32)
     colours = centre_colours(image, quads)
-    lab = table_lab(image, cards.corners)
-    keep = (like_backs_seen(colours, centre_colours(image, cards.corners[sure])) & ~like_table(colours, lab)
-            & ~of_table(image, quads, lab) & paperless(image, quads))
+    keep = (like_backs_seen(colours, centre_colours(image, cards.corners[sure])) & ~like_table(colours, table)
+            & ~of_table(image, quads, table) & paperless(image, quads))
     return _face_down(quads[keep], np.full(int(keep.sum()), PROPOSAL_SCORE), colours[keep])
 
 
-def _rim_cells(image: np.ndarray, grid: Grid, taken: np.ndarray, found: np.ndarray) -> list[np.ndarray]:
+def _rim_cells(image: np.ndarray, grid: Grid, taken: np.ndarray, table: np.ndarray | None) -> list[np.ndarray]:
     """The outlines of the cells just beyond a map's bounds that no card seen takes and whose middle has not the
-    table's colour: a card at the map's end the detector missed (selection seed 6464: an ace on a noisy cloth)."""
+    table's colour (`table`: `table_lab`): a card at the map's end the detector missed (selection seed 6464: an ace
+    on a noisy cloth)."""
     rim = [o for o in grid.outlines(_ring_cells(grid, taken)) if _in_image(o, image)]
     if not rim:
         return []
-    table = like_table(centre_colours(image, np.array(rim, np.float32)), table_lab(image, found))
-    return [o for o, t in zip(rim, table, strict=True) if not t]
+    bare = like_table(centre_colours(image, np.array(rim, np.float32)), table)
+    return [o for o, t in zip(rim, bare, strict=True) if not t]
 
 
 def _ring_cells(grid: Grid, taken: np.ndarray) -> np.ndarray:
