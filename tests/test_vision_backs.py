@@ -263,3 +263,12 @@ def test_a_hole_in_a_map_is_not_framed_in_paper() -> None:
     assert not framed_in_paper(image, hole, (w, h))
     paste_card(image, render_back(0, 180), hole)
     assert framed_in_paper(image, hole, (w, h))
+
+
+def test_a_region_the_pictures_edge_bounds_is_not_framed_in_paper() -> None:
+    """A dark outline running off the picture has no paper on its cut side: the picture's edge frames nothing."""
+    from vision.cards.backs import framed_in_paper
+
+    image = np.zeros((50, 50, 3), np.uint8)
+    outline = np.array([[-10, -10], [20, -10], [20, 30], [-10, 30]], np.float32)
+    assert not framed_in_paper(image, outline, (30.0, 40.0))

@@ -56,7 +56,10 @@ def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, f
     _, labels = cv2.connectedComponents((~pale).astype(np.uint8), connectivity=4)
     if labels[cy, cx] == 0:
         return False
-    inside = np.argwhere(labels == labels[cy, cx])[:, ::-1].astype(np.float32)
+    region = labels == labels[cy, cx]
+    if region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
+        return False  # not enclosed by paper: the table, or a card the picture's edge cuts
+    inside = np.argwhere(region)[:, ::-1].astype(np.float32)
     w, h = sorted(cv2.minAreaRect(inside)[1])
     return all(DESIGN_SHARE[0] <= a / max(b, 1.0) <= DESIGN_SHARE[1] for a, b in ((w, short), (h, long)))
 
