@@ -474,3 +474,18 @@ def test_a_stacks_top_card_over_three_strips_is_cut_from_them() -> None:
     *_, (kind, _, _, image, truths) = synthetic_scenes(86420, 12)
     assert kind == "scoundrel"
     assert "KS" in predict(image).codes
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_an_index_read_half_a_strip_off_between_two_stack_cards_is_dropped() -> None:
+    """Selection seed 8642, scene 5: an AS's index is read AC at 0.57 half a strip below it, 12.5 and 14.9 mm from
+    the AS and the 6C under it; those two lie closer than two steps, so no card fits between them. Seed 777, scene
+    25: a true QS 14.9 and 16.4 mm from the cards on either side, 31 mm apart, stays."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (_, _, _, image, _) = synthetic_scenes(8642, 6)
+    codes = predict(image).codes
+    assert "AC" not in codes and {"AS", "6C"} <= set(codes)
+    *_, (_, _, _, image, _) = synthetic_scenes(777, 26)
+    assert "QS" in predict(image).codes

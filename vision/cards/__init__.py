@@ -71,6 +71,7 @@ STACK_SIDEWAYS_MM = 12.0  # off a map (a weapon stack) the cards drift sideways 
 STACK_STEP_MM = (18.0, 29.0)  # how far apart a weapon stack's cards lie along their length (a strip each)
 STACK_BEFORE_MM = (12.0, 18.0, 24.0)  # and a card whose strip shows above a read card, this far above its index
 PAPER_LAB, PAPER_SHARE = 20.0, 0.6  # a band whose pixels lie this near a card's paper colour, this many, is paper
+SQUEEZE_STEP_MM = 14.0  # the least step seen between a stack's indices (the generator's 18 mm, foreshortened)
 STACK_MOST = 6  # steps between two read cards of a stack at most
 STACK_TURN_DEG = 8.0  # how far two cards of one stack may be turned from each other
 STACK_WALK_READ = 0.9  # a card between two read cards of a stack, read where the steps put it, needs this
@@ -179,8 +180,27 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, whole=not region, indices=boxes.of(INDEX),
                                    stacks=stacks and judged)
     if stacks and judged:
-        cards = _not_own_corners(_fanned_late(image, boxes.of(INDEX), cards, faces, conf))
+        cards = _not_squeezed(_not_own_corners(_fanned_late(image, boxes.of(INDEX), cards, faces, conf)))
     return _reported(cards)
+
+
+def _not_squeezed(cards: CardDetections) -> CardDetections:
+    """Off a map, the cards less each face-up one whose printed index lies between two surer cards' indices that
+    are both nearer to it than a stack's least step (STACK_STEP_MM): no card fits between those two, so it is one
+    of their indices read half a strip off (selection seed 8642: an AS's index read AC at 0.57 between it and the
+    6C below, 12.5 and 14.9 mm from them). Those two must lie less than two least steps apart (SQUEEZE_STEP_MM:
+    a true QS lay 14.9 and 16.4 mm from the cards on either side, 31 mm apart)."""
+    up = [k for k, c in enumerate(cards.codes) if c in CARD_CODES]
+    step = STACK_STEP_MM[0]
+    drop = []
+    for k in up:
+        near = [j for j in up if j != k and cards.confidence[j] > cards.confidence[k]
+                and _index_gap(cards.corners[k], cards.corners[j]) < step]
+        if any(max(_index_gap(cards.corners[k], cards.corners[a]), _index_gap(cards.corners[k], cards.corners[b]))
+               < _index_gap(cards.corners[a], cards.corners[b]) < 2 * SQUEEZE_STEP_MM
+               for a in near for b in near if a < b):
+            drop.append(k)
+    return cards[np.setdiff1d(np.arange(len(cards)), drop)] if drop else cards
 
 
 def _not_own_corners(cards: CardDetections) -> CardDetections:
