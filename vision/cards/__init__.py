@@ -191,16 +191,13 @@ def _not_squeezed(cards: CardDetections) -> CardDetections:
     6C below, 12.5 and 14.9 mm from them). Those two must lie less than two least steps apart (SQUEEZE_STEP_MM:
     a true QS lay 14.9 and 16.4 mm from the cards on either side, 31 mm apart)."""
     up = [k for k, c in enumerate(cards.codes) if c in CARD_CODES]
-    step = STACK_STEP_MM[0]
+    gap = {(k, j): _index_gap(cards.corners[k], cards.corners[j]) for k in up for j in up if j != k}
     drop = []
     for k in up:
-        near = [j for j in up if j != k and cards.confidence[j] > cards.confidence[k]
-                and _index_gap(cards.corners[k], cards.corners[j]) < step]
-        if any(max(_index_gap(cards.corners[k], cards.corners[a]), _index_gap(cards.corners[k], cards.corners[b]))
-               < _index_gap(cards.corners[a], cards.corners[b]) < 2 * SQUEEZE_STEP_MM
-               for a in near for b in near if a < b):
+        near = [j for j in up if j != k and cards.confidence[j] > cards.confidence[k] and gap[k, j] < STACK_STEP_MM[0]]
+        if any(max(gap[k, a], gap[k, b]) < gap[a, b] < 2 * SQUEEZE_STEP_MM for a in near for b in near if a < b):
             drop.append(k)
-    return cards[np.setdiff1d(np.arange(len(cards)), drop)] if drop else cards
+    return _without(cards, drop)
 
 
 def _not_own_corners(cards: CardDetections) -> CardDetections:
@@ -216,7 +213,7 @@ def _not_own_corners(cards: CardDetections) -> CardDetections:
         if any(cards.confidence[j] > cards.confidence[k] and rank == UPSIDE_DOWN_RANK.get(cards.codes[j][:-1])
                and _at_own_index(at, cards.corners[j][None])[0] for j in up if j != k):
             drop.append(k)
-    return cards[np.setdiff1d(np.arange(len(cards)), drop)] if drop else cards
+    return _without(cards, drop)
 
 
 def _fanned_late(image: np.ndarray, indices: Boxes, cards: CardDetections, early: CardDetections,
@@ -236,6 +233,11 @@ def _fanned_late(image: np.ndarray, indices: Boxes, cards: CardDetections, early
     keep = [i for i in range(len(more)) if more.codes[i] not in cards.codes and more.confidence[i] >= STACK_WALK_READ
             and all(_index_gap(more.corners[i], o) >= STACK_APART_MM for o in cards.corners)]
     return CardDetections.merge([cards, more[np.array(keep, int)]]) if keep else cards
+
+
+def _without(cards: CardDetections, drop: list[int]) -> CardDetections:
+    """The cards less those at the indices `drop`."""
+    return cards[np.setdiff1d(np.arange(len(cards)), drop)] if drop else cards
 
 
 def _reported(cards: CardDetections) -> CardDetections:
@@ -495,7 +497,7 @@ def _no_guesses(cards: CardDetections, guessed: list[int]) -> CardDetections:
     if not guessed:
         return cards
     drop = [i for i in guessed if _lies_on(cards.corners[i][None], np.delete(cards.corners, i, axis=0)).any()]
-    return cards[np.setdiff1d(np.arange(len(cards)), drop)] if drop else cards
+    return _without(cards, drop)
 
 
 def _card_outlines(image: np.ndarray, cards: Boxes,
@@ -885,7 +887,7 @@ def _not_crosswise(faces: CardDetections, cards: CardDetections) -> CardDetectio
         cards.confidence[j] > faces.confidence[k] + CROSSWISE_SURER and turn_deg(portrait_corners(faces.corners[k]),
                                                                portrait_corners(cards.corners[j])) >= CROSSWISE_DEG
         and _inside_share(faces.corners[k], cards.corners[j]) >= CROSSWISE_INSIDE for j in range(len(cards)))]
-    return faces[np.setdiff1d(np.arange(len(faces)), drop)] if drop else faces
+    return _without(faces, drop)
 
 
 def _covered_share(quad: np.ndarray, covers: list[np.ndarray]) -> float:
@@ -1386,7 +1388,7 @@ def face_down(image: np.ndarray, backs: Boxes, faces: CardDetections, proposals:
 
 def _card_size(faces: CardDetections) -> tuple[float, float] | None:
     """The median short and long side (px) of the faces read surely, or None where none is."""
-    sure = faces.corners[faces.confidence >= SURE_READING] if len(faces) else np.zeros((0, 4, 2), np.float32)
+    sure = faces.corners[faces.confidence >= SURE_READING]
     if not len(sure):
         return None
     short, long = np.median([mean_sides(portrait_corners(q)) for q in sure], axis=0)

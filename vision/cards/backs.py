@@ -51,8 +51,7 @@ def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, f
     cx, cy = (q.mean(axis=0) - [x0, y0]).astype(int)
     if window.size == 0 or not (0 <= cy < window.shape[0] and 0 <= cx < window.shape[1]):
         return False
-    lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
-    pale = (lab[..., 0] > 140.0) & (np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0) < 18.0)
+    pale = _pale(cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32))
     _, labels = cv2.connectedComponents((~pale).astype(np.uint8), connectivity=4)
     if labels[cy, cx] == 0:
         return False
@@ -71,9 +70,13 @@ def centre_colour(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 def paper_share(image: np.ndarray, corners: np.ndarray) -> float:
     """How much of a card's middle is pale, colourless paper: most of a face (pips, an index), none of a back."""
-    lab = _centre_lab(image, corners)
-    chroma = np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0)
-    return float(((lab[:, 0] > 140.0) & (chroma < 18.0)).mean())  # L* 55 on OpenCV's 0-255 scale
+    return float(_pale(_centre_lab(image, corners)).mean())
+
+
+def _pale(lab: np.ndarray) -> np.ndarray:
+    """Which Lab pixels (..., 3) are pale, colourless paper: L* over 55 (140 on OpenCV's 0-255 scale), chroma
+    under 18."""
+    return (lab[..., 0] > 140.0) & (np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0) < 18.0)
 
 
 @cache
