@@ -6,7 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_shape_off, card_shapes, portrait_corners, quad_iou
+from vision.cards.geometry import (
+    CARD_H_MM,
+    CARD_W_MM,
+    card_shape_off,
+    card_shapes,
+    cards_at_top,
+    portrait_corners,
+    quad_iou,
+)
 from vision.detections import CardDetections
 
 SCALE = 2.4  # px per mm
@@ -92,3 +100,15 @@ def test_a_card_the_frame_cuts_is_not_read_again() -> None:
     assert _read_card_shaped(cut, cards) is cards
     whole = CardDetections(["?"], part[None], np.array([0.5], np.float32), np.full(1, -1, np.int16), np.ones(1, bool))
     assert _read_card_shaped(image, whole).codes == ["QH"]  # in the whole frame the same part is read
+
+
+def test_the_cards_at_a_wide_outlines_top_are_card_shaped_and_as_wide_as_asked() -> None:
+    """A weapon stack's region, drifted sideways, is 1.3 cards wide: the cards at either end of its printed top
+    start at its two top corners, run down its sides and are card-shaped."""
+    wide = np.array([[100, 50], [230, 50], [230, 300], [100, 300]], np.float32)
+    left, right = cards_at_top(wide, 100.0)
+    np.testing.assert_allclose(left[0], [100, 50], atol=1e-3)
+    np.testing.assert_allclose(right[1], [230, 50], atol=1e-3)
+    for card in (left, right):
+        np.testing.assert_allclose(np.linalg.norm(card[1] - card[0]), 100.0, atol=1e-3)
+        assert card_shape_off(card) < 1e-3

@@ -37,6 +37,7 @@ from vision.cards.geometry import (
     card_shape_off,
     card_shapes,
     card_to_image,
+    cards_at_top,
     cards_of_strip,
     index_crop,
     mean_sides,
@@ -74,8 +75,8 @@ PAPER_LAB, PAPER_SHARE = 20.0, 0.6  # a band whose pixels lie this near a card's
 SQUEEZE_STEP_MM = 14.0  # the least step seen between a stack's indices (the generator's 18 mm, foreshortened)
 STACK_MOST = 6  # steps between two read cards of a stack at most
 STACK_TURN_DEG = 8.0  # how far two cards of one stack may be turned from each other
-STACK_WALK_READ = 0.9  # a card between two read cards of a stack, read where the steps put it, needs this
-STACK_AGREED_READ = 0.8  # ... or this where another placement a little apart reads it alike (`_agreed`)
+STACK_WALK_READ = 0.8  # a card between two read cards of a stack, read where the steps put it, needs this (0.9, or
+# 0.8 where two placements a few mm apart agreed, until session 27: measured in a card-shaped frame, 0.8 alone)
 STACK_JITTER_MM = 3.0  # off a map a fanned card's outline is also tried this far each way of its index box
 STACK_APART_MM = 12.0  # two fanned cards' printed indices lie at least this far apart (less hides the rank letter;
 # session 9: 15 -> 12 mm, one card and one layout better on two of four selection sets at the 544 px input)
@@ -114,6 +115,7 @@ INDEX_REACH = 1.25  # an unread card's box grown by this takes in its index boxe
 SMALL_CARDS_SIZE = 544  # are looked for again at this input size, where a fan's half-hidden indices show larger
 LOST_CARD_SCORE = 0.5  # a face-up box found at the smaller input only is kept at this score (`_with_lost_cards`)
 LOST_CARD_OVERLAP = 0.3  # where no card or back box of the larger input (BOX_SCORE) overlaps it this much
+NARROW_WIDE = 1.12  # off a map, a face outlined this much wider than the picture's cards is read as one
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
 STRIP_REACH = 1.1  # a weapon stack's strip taken in by its region grown by this (`_stacked_on`): the region's
@@ -180,7 +182,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     cards = read_in_grid_or_turned(image, faces, fanned, backs, unread, whole=not region, indices=boxes.of(INDEX),
                                    stacks=stacks and judged)
     if stacks and judged:
-        cards = _not_squeezed(_not_own_corners(_fanned_late(image, boxes.of(INDEX), cards, faces, conf)))
+        cards = _fanned_late(image, boxes.of(INDEX), _narrowed(image, cards), faces, conf)
+        cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
     return _reported(cards)
 
 
@@ -822,35 +825,37 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     (5 cards mended, 1 broken: 0.8 gave 91, 0.95 94); the real tune half alike.
     A card whose printed top has paper above it (`_paper_above`: the strip of a card under it, such as the
     weapon under a lone monster whose outline took in part of the strip) is walked from too, STACK_BEFORE_MM
-    above its index: 92 -> 90 (without the paper test 99, extra cards; also beyond the printed bottom 92)."""
+    above its index: 92 -> 90 (without the paper test 99, extra cards; also beyond the printed bottom 92).
+    Since session 27 the steps between two cards are measured in the frame of the one whose outline is the more
+    card-shaped, and placed in its shape: a weapon outlined with the strips below it, wider and shorter than a
+    card, put the top card two steps off instead of three (ten seeds 66 -> 63 with STACK_WALK_READ 0.8)."""
     faces = cards[np.array([c in CARD_CODES for c in cards.codes], bool)] if len(cards) else cards
     index = INDEX_BOX_MM.mean(axis=0)
+    off = [card_shape_off(q) for q in faces.corners]
     ways: list[np.ndarray] = []
     for a in range(len(faces)):
-        h = card_to_image(faces.corners[a])
-        frame = to_frame(faces.corners.reshape(-1, 2), h).reshape(-1, 4, 2)  # every card's corners in a's frame (mm)
-        shifts = [-np.outer(STACK_BEFORE_MM, [0.0, 1.0])] if _paper_above(image, faces.corners[a]) else []
+        if _paper_above(image, faces.corners[a]):
+            ways += _placed_at(faces.corners[a], index - np.outer(STACK_BEFORE_MM, [0.0, 1.0]))
         for b in range(len(faces)):
-            (dx, dy), side = _upright_in(frame[b])
-            turn = abs(np.degrees(np.arctan2(side[1], side[0])))
+            ref = a if off[a] <= off[b] else b  # the better card-shaped outline measures the steps
+            h = card_to_image(faces.corners[ref])
+            (top, across), (low, side) = (_upright_in(to_frame(faces.corners[k], h)) for k in (a, b))
+            dx, dy = low - top
+            turn = abs(np.degrees(np.arctan2(side[1], side[0]) - np.arctan2(across[1], across[0])))
             if b == a or turn > STACK_TURN_DEG or abs(dx) > STACK_SIDEWAYS_MM or dy < 2 * STACK_STEP_MM[0]:
                 continue
-            shifts += [np.outer(np.arange(1, n) / n, [dx, dy]) for n in range(2, STACK_MOST + 1)
-                       if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]]
-        if shifts:  # where a's frame puts the index of each card looked for
-            points = cv2.perspectiveTransform((index + np.concatenate(shifts))[None].astype(np.float32), h)[0]
-            ways += [w for point in points for w in _placements(faces.corners[a], point, STACK_SIDEWAYS_MM,
-                                                                 STACK_JITTER_MM)]
+            shifts = [np.outer(np.arange(1, n) / n, [dx, dy]) for n in range(2, STACK_MOST + 1)
+                      if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]]
+            if shifts:
+                ways += _placed_at(faces.corners[ref], top + index + np.concatenate(shifts))
     if not ways:
         return CardDetections()
     outlines = _best_placed(image, ways)
     codes, sure, _ = read_cards_first(image, outlines)
     picked: list[int] = []
     for i in np.argsort(-sure):
-        if sure[i] < STACK_AGREED_READ:
+        if sure[i] < STACK_WALK_READ:
             break
-        if sure[i] < STACK_WALK_READ and not _agreed(i, codes, sure, outlines):
-            continue
         if codes[i] in ("none", "JOKER") or codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
             continue
         if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in [*cards.corners, *outlines[picked]]):
@@ -859,11 +864,11 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     return _face_up(codes, outlines, sure, picked)
 
 
-def _agreed(i: int, codes: list[str], sure: np.ndarray, outlines: np.ndarray) -> bool:
-    """Whether another placement, a little apart from reading `i`'s (under STACK_APART_MM, not the same), reads the
-    same card as surely as STACK_AGREED_READ: two looks agreeing on an unsure index."""
-    return any(j != i and codes[j] == codes[i] and sure[j] >= STACK_AGREED_READ
-               and 0.5 < _index_gap(outlines[i], outlines[j]) < STACK_APART_MM for j in range(len(codes)))
+def _placed_at(card: np.ndarray, points_mm: np.ndarray) -> list[np.ndarray]:
+    """The placements of a stack's card whose index lies at each of `points_mm` in `card`'s frame, shaped as
+    `card`."""
+    points = cv2.perspectiveTransform(np.asarray(points_mm, np.float32)[None], card_to_image(card))[0]
+    return [w for point in points for w in _placements(card, point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)]
 
 
 def _upright_in(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1094,6 +1099,26 @@ def _in_holes_beside(image: np.ndarray, holes: list[np.ndarray], seen: CardDetec
             picked.append(best)
         start = end
     return _face_up(codes, corners, conf, picked)
+
+
+def _narrowed(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """The faces, each outlined NARROW_WIDE times wider than the picture's cards (`_card_width`) read again
+    through a card of that width at either end of its printed top: a weapon stack drifts sideways as its cards
+    are laid, and the region outlining its cards is wider than any of them, which squeezes their indices in the
+    crops (ten seeds: a 4C read AS through a region 1.3 cards wide). A surer reading replaces the first."""
+    width = _card_width(cards)
+    if width is None:
+        return cards
+    ways = {k: list(cards_at_top(q, width)) for k, q in enumerate(cards.corners)
+            if cards.codes[k] in CARD_CODES and mean_sides(q)[0] > NARROW_WIDE * width}
+    return _read_again(image, cards, ways, None)
+
+
+def _card_width(cards: CardDetections) -> float | None:
+    """The median short side (px) of the card-shaped cards read surely, faces and backs, or None where none is."""
+    shaped = [q for q, s in zip(cards.corners, cards.confidence, strict=True)
+              if s >= SURE_READING and card_shape_off(q) <= SHAPE_OFF]
+    return float(np.median([mean_sides(portrait_corners(q))[0] for q in shaped])) if shaped else None
 
 
 def _read_card_shaped(image: np.ndarray, cards: CardDetections) -> CardDetections:

@@ -141,6 +141,15 @@ def cards_of_strip(quad: np.ndarray) -> np.ndarray:
                                                              ((1.0 - span, 1.0), (0.0, 1.0))])], np.float32)
 
 
+def cards_at_top(quad: np.ndarray, width: float) -> np.ndarray:
+    """(2, 4, 2): the cards `width` px wide at either end of the quad's first side (its printed top), running a
+    card's length along its second side, corners in the quad's order."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    top, left = mean_sides(q)
+    part, run = width / max(top, 1e-6), width * CARD_ASPECT / max(left, 1e-6)
+    return _parts(q, [((0.0, part), (0.0, run)), ((1.0 - part, 1.0), (0.0, run))])
+
+
 def _parts(q: np.ndarray, spans: list) -> np.ndarray:
     """The parts of quad `q` spanning ((a0, a1), (b0, b1)) of its first and second sides, mapped bilinearly
     (perspective bends the quad a little), clockwise from the part's corner nearest q[0]."""
