@@ -1116,9 +1116,9 @@ def _narrowed(image: np.ndarray, cards: CardDetections) -> CardDetections:
 
 def _card_width(cards: CardDetections) -> float | None:
     """The median short side (px) of the card-shaped cards read surely, faces and backs, or None where none is."""
-    shaped = [q for q, s in zip(cards.corners, cards.confidence, strict=True)
-              if s >= SURE_READING and card_shape_off(q) <= SHAPE_OFF]
-    return float(np.median([mean_sides(portrait_corners(q))[0] for q in shaped])) if shaped else None
+    shaped = np.array([card_shape_off(q) <= SHAPE_OFF for q in cards.corners], bool)
+    size = _card_size(cards[shaped]) if shaped.any() else None
+    return size[0] if size else None
 
 
 def _read_card_shaped(image: np.ndarray, cards: CardDetections) -> CardDetections:
