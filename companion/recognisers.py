@@ -46,6 +46,7 @@ class VisionCards:
 
     def __init__(self) -> None:
         self._reading, layout = _layout(self.game)
+        self._codes = cards_in_play(self.game)  # a face read as a card the game leaves out is read again
         self.name = f"vision.cards + {layout}"
         try:
             self._cards = importlib.import_module("vision.cards")
@@ -58,7 +59,7 @@ class VisionCards:
             raise RecogniserUnavailable(f"the card recogniser cannot run: {type(exc).__name__}: {exc}") from None
 
     def detect(self, image: np.ndarray) -> Any:
-        return self._predict(image)
+        return self._predict(image, codes=self._codes)
 
     def read(self, image: np.ndarray) -> Reading:
         return self._reading(self.detect(image), image.shape)
@@ -100,7 +101,7 @@ class ProfileCards:
         self._reading, layout = _layout(self.game)
         loaded = load_deck_profile(profile)
         self.name = f"deck profile {loaded.name} + {layout}"
-        self._cards = DeckRecogniser(loaded, allowed if allowed is not None else _in_play(self.game))
+        self._cards = DeckRecogniser(loaded, allowed if allowed is not None else cards_in_play(self.game))
 
     def detect(self, image: np.ndarray) -> Any:
         return self._cards.predict(image)
@@ -270,7 +271,10 @@ def _layout(game: str) -> tuple[Callable[[Any, tuple[int, ...]], Reading], str]:
     return reading, name
 
 
-def _in_play(game: str) -> list[str] | None:
+def cards_in_play(game: str | None) -> list[str] | None:
+    """The cards a card game's deck holds (None: any card, or a game without a card layout)."""
+    if game not in LAYOUTS:
+        return None
     deck = LAYOUTS[game][2]
     return deck() if deck is not None else None
 

@@ -28,12 +28,12 @@ from vision.real_photos import RANK_NAMES, UNSURE_SUIT, labelled_photos, photo_s
 from vision.synth.cards import face_style
 from vision.synth.court_art import COURT_ART
 from vision.synth.fonts import missing_index_fonts
-from vision.synth.layouts import scoundrel_table
+from vision.synth.layouts import SCOUNDREL_DECK, scoundrel_table
 from vision.synth.layouts import superheld_map as superheld_layout
 from vision.synth.scene import compose
 from vision.truth import must_see
 
-Predictor = Callable[[np.ndarray], CardDetections]
+Predictor = Callable[..., CardDetections]  # predict(image), and predict(image, codes=...) for `game_decks`
 
 
 def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
@@ -309,14 +309,15 @@ def synthetic_scenes(seed: int, scenes: int,
 
 
 def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606, failures: bool = False,
-                       court_art: bool = False) -> dict[str, Any]:
+                       court_art: bool = False, game_decks: bool = False) -> dict[str, Any]:
     """Held-out scenes (a seed the training set never used): maps, Scoundrel tables with fans, piles, hands.
-    `failures`: also list each card missed, read wrong or extra (`scene_failures`)."""
+    `failures`: also list each card missed, read wrong or extra (`scene_failures`); `game_decks`: each Scoundrel
+    table is read with its game's deck (`predict(image, codes=SCOUNDREL_DECK)`), as the companion reads it."""
     total = right = wrong = missed = extra = 0
     layouts_right = {"superheld": [0, 0], "scoundrel": [0, 0]}
     listed: list[dict[str, Any]] = []
     for n, (kind, style, truth, image, truths) in enumerate(synthetic_scenes(seed, scenes, court_art)):
-        dets = predict(image)
+        dets = predict(image, codes=SCOUNDREL_DECK) if game_decks and kind == "scoundrel" else predict(image)
         r, w, e, mapping = match_cards(dets, truths)
         if failures:
             listed += scene_failures(n, kind, style, truths, dets, mapping)
@@ -334,5 +335,6 @@ def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606, 
                "false_positives": extra, "card_error": round(errors / max(1, total), 4),
                "layout_exact": {k: round(v[0] / max(1, v[1]), 3) for k, v in layouts_right.items()},
                "layout_exact_all": round(sum(v[0] for v in layouts_right.values()) / max(1, scenes), 3),
+               "game_decks": game_decks,
                "index_fonts_missing": list(missing_index_fonts())}
     return figures | {"failures": listed} if failures else figures

@@ -48,12 +48,13 @@ def carcassonne(image: np.ndarray) -> dict[str, Any]:
 
 def observe(image: np.ndarray, game: str | None) -> dict[str, Any]:
     """Cards, the table homography (image px -> table mm, or null) and the game's layout (or null)."""
+    from companion.recognisers import cards_in_play
     from vision.cards import predict
     from vision.homography import table_homography
     from vision.layout import scoundrel_zones, superheld_map
 
     try:
-        dets = predict(image)
+        dets = predict(image, codes=cards_in_play(game))
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     hom = table_homography(dets)

@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--court-art", type=Path, default=None, metavar="DIR",
                    help="draw the synthetic scenes' random decks with the printed courts in DIR "
                         "(python -m vision.synth.court_art DIR)")
+    p.add_argument("--game-decks", action="store_true",
+                   help="read each synthetic Scoundrel table with that game's deck (no red courts or aces), as the "
+                        "companion reads a game it referees")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -59,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
             if args.court_art is not None:
                 court_art.use(args.court_art)
             result["synthetic"] = evaluate_synthetic(predict, args.scenes, seed=args.seed, failures=args.failures,
-                                                     court_art=args.court_art is not None)
+                                                     court_art=args.court_art is not None,
+                                                     game_decks=args.game_decks)
     except (FileNotFoundError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if args.json:

@@ -10,6 +10,7 @@ fanned cards whose body is covered).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 
 import cv2
 import numpy as np
@@ -148,7 +149,7 @@ UPSIDE_DOWN_RANK = {"6": "9", "9": "6"}  # the rank an index shows when read ups
 
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
             min_card_area: float = 0.0, stacks: bool | None = None, region: bool = False,
-            in_map: bool | None = None) -> CardDetections:
+            in_map: bool | None = None, codes: Collection[str] | None = None) -> CardDetections:
     """Codes ("QS", "back", or UNREAD "?" for a card found whose index cannot be read: partly covered, blurred),
     corners clockwise from the printed top-left, confidences. Jokers are dropped.
     `size`: the detector's input square (see `detect`); `min_card_area`: the least card area (see `propose`);
@@ -157,7 +158,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     a larger picture for an update, whose cards its border cuts are left to the previous reading, so they are
     not read again through other outlines; `in_map`: whether the image is (part of) a map, whose touching cards
     the classical outline finder does not part (None: judged from the detector's boxes, which a region cut from a
-    map for an update holds too few of)."""
+    map for an update holds too few of); `codes`: the cards that may lie on this table (a game's deck: Scoundrel
+    plays without the red courts and aces; None: any card), see `_in_deck`."""
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes) if in_map is None else in_map
     if size is None and not in_map and _cards_small(boxes, image):
@@ -184,7 +186,26 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     if stacks and judged:
         cards = _fanned_late(image, boxes.of(INDEX), _narrowed(image, cards), faces, conf)
         cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
-    return _reported(cards)
+    return _reported(_in_deck(image, cards, codes))
+
+
+def _in_deck(image: np.ndarray, cards: CardDetections, codes: Collection[str] | None) -> CardDetections:
+    """The cards, each face read as a card the table's deck lacks (`codes`) read again as the likeliest card it
+    holds (`card_odds`), kept where that is as likely as MIN_READ and dropped where not: a game that leaves cards
+    out of its deck shows none of them, so such a reading is another card read wrong, or no card (ten seeds'
+    Scoundrel tables: a 9D weapon's strip read AH at 0.82)."""
+    if codes is None:
+        return cards
+    lacked = [k for k, c in enumerate(cards.codes) if c in CARD_CODES and c not in codes]
+    if not lacked:
+        return cards
+    allowed = np.array([c in codes for c in CARD_CODES], bool)
+    odds = card_odds(image, cards.corners[lacked]) * allowed
+    out = cards[np.arange(len(cards))]
+    for k, row in zip(lacked, odds, strict=True):
+        best = int(np.argmax(row))
+        out.codes[k], out.confidence[k] = CARD_CODES[best], float(row[best])
+    return _without(out, [k for k in lacked if out.confidence[k] < MIN_READ])
 
 
 def _not_squeezed(cards: CardDetections) -> CardDetections:
