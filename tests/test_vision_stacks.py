@@ -505,3 +505,16 @@ def test_a_card_outlined_wider_than_the_pictures_cards_is_read_through_a_card_of
     read = _narrowed(image, _cards(["8S", "back", "back"], [wide, *backs], [0.52, 0.97, 0.94]))
     assert read.codes[0] == "8C" and read.confidence[0] > 0.9
     assert "8C" in predict(image).codes and "8S" not in predict(image).codes
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_card_walked_surely_replaces_a_reading_of_its_index_through_another_outline() -> None:
+    """Measurement seed 8080, scene 1: a 9S between a 3D and a 10S, its index read JS at 0.85 through an outline
+    upside down; the walk between the 3D and the 10S reads it 9S at 1.0 and was kept off by that reading."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(8080, 2)
+    assert kind == "scoundrel" and {"3D", "9S", "10S"} <= {t.code for t in truths}
+    codes = predict(image).codes
+    assert {"3D", "9S", "10S"} <= set(codes) and "JS" not in codes

@@ -75,6 +75,7 @@ STACK_BEFORE_MM = (12.0, 18.0, 24.0)  # and a card whose strip shows above a rea
 PAPER_LAB, PAPER_SHARE = 20.0, 0.6  # a band whose pixels lie this near a card's paper colour, this many, is paper
 SQUEEZE_STEP_MM = 14.0  # the least step seen between a stack's indices (the generator's 18 mm, foreshortened)
 STACK_MOST = 6  # steps between two read cards of a stack at most
+WALK_SURER = 0.1  # a walked card whose index lies on a read card's replaces it where this much surer
 STACK_TURN_DEG = 8.0  # how far two cards of one stack may be turned from each other
 STACK_WALK_READ = 0.8  # a card between two read cards of a stack, read where the steps put it, needs this (0.9, or
 # 0.8 where two placements a few mm apart agreed, until session 27: measured in a card-shaped frame, 0.8 alone)
@@ -173,7 +174,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     faces = _trimmed(image, faces, boxes.of(INDEX)) if stacks else faces
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=stacks)
     if stacks:
-        fanned = CardDetections.merge([fanned, _walked(image, CardDetections.merge([faces, fanned]))])
+        walked = _walked(image, CardDetections.merge([faces, fanned]))
+        faces, fanned = _outwalked(faces, walked), CardDetections.merge([_outwalked(fanned, walked), walked])
         faces = _not_crosswise(faces, CardDetections.merge([faces, fanned]))
     found = _found(boxes, conf, faces)
     backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found, holes=not stacks)
@@ -879,10 +881,22 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
             break
         if codes[i] in ("none", "JOKER") or codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
             continue
-        if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in [*cards.corners, *outlines[picked]]):
+        if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in outlines[picked]) or any(
+                _index_gap(outlines[i], o) < STACK_APART_MM and s + WALK_SURER > sure[i]
+                for o, s in zip(cards.corners, cards.confidence, strict=True)):
             continue
         picked.append(int(i))
     return _face_up(codes, outlines, sure, picked)
+
+
+def _outwalked(cards: CardDetections, walked: CardDetections) -> CardDetections:
+    """The cards, less each whose printed index lies within STACK_APART_MM of a walked card's, which is surer (by
+    WALK_SURER, `_walked`): two indices that close are one, and the card read where the steps put it the surer
+    (ten seeds 8080 scene 1: a 9S's index read JS at 0.85 through an outline upside down, 9S at 1.0 walked)."""
+    drop = [k for k in range(len(cards)) if any(
+        _index_gap(q, cards.corners[k]) < STACK_APART_MM and s >= cards.confidence[k] + WALK_SURER
+        for q, s in zip(walked.corners, walked.confidence, strict=True))]
+    return _without(cards, drop)
 
 
 def _placed_at(card: np.ndarray, points_mm: np.ndarray) -> list[np.ndarray]:
