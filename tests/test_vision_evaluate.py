@@ -283,3 +283,21 @@ def test_a_card_under_another_is_found_by_its_part_left_uncovered(tmp_path: Path
     assert score.found == 2 and score.rank_right == 2 and score.extra == 0
     apart = _dets(["9S", "QH"], [(40, 50, 103, 138), (150, 50, 213, 138)])  # no card over the nine: missed
     assert evaluate_real(tmp_path, lambda image: apart).found == 0
+
+
+def test_a_stacks_cards_are_matched_to_their_own_readings_before_their_neighbours() -> None:
+    """Two cards of a stack, the second laid 22 mm down the first: their whole outlines overlap by 0.6. The second
+    card's reading, placed a little high, overlaps the first card more than its own; matched by overlap alone it
+    took the first card (one wrong code, one miss, one extra), matched by its own code first both are right."""
+    from vision.evaluate import match_cards
+    from vision.synth.scene import CardTruth
+
+    def card(y0: float, y1: float) -> np.ndarray:
+        return np.array([[0, y0], [63, y0], [63, y1], [0, y1]], np.float32)
+
+    truths = [CardTruth("8D", 0, card(0, 88), 0.4, [card(0, 1)], [1.0]),
+              CardTruth("5S", 0, card(22, 110), 1.0, [card(22, 23)], [1.0])]
+    readings = CardDetections(["8D", "5S"], np.stack([card(0, 70), card(5, 93)]), np.full(2, 0.9, np.float32),
+                              np.full(2, -1, np.int16), np.ones(2, bool))
+    right, wrong, extra, mapping = match_cards(readings, truths)
+    assert (right, wrong, extra) == (2, 0, 0) and mapping == {0: 0, 1: 1}

@@ -214,10 +214,13 @@ def _extra(dets: CardDetections, boxes: list, used: set[int], missed: list) -> i
 
 
 def match_cards(dets: CardDetections, truths: list, iou: float = 0.5) -> tuple[int, int, int, dict[int, int]]:
-    """Greedy outline matching; returns (right, wrong code, false positives, truth index -> detection index).
-    A reading of a card too covered to count (`seen_beyond`) is no false positive."""
+    """Greedy outline matching, a reading's own card first among those its outline overlaps by `iou` (the whole
+    outlines of a stack's cards, 20-27 mm apart, overlap by 0.6 or more); returns (right, wrong code, false
+    positives, truth index -> detection index). A reading of a card too covered to count (`seen_beyond`) is no
+    false positive."""
     mapping = _greedy([(quad_iou(t.corners, d), i, k) for i, t in enumerate(truths) if must_see(t)
-                       for k, d in enumerate(dets.corners)], iou)
+                       for k, d in enumerate(dets.corners)], iou,
+                      lambda i, k: truths[i].code == dets.codes[k])
     right = sum(1 for i, k in mapping.items() if dets.codes[k] == truths[i].code)
     wrong = len(mapping) - right
     extra = len(dets) - len(mapping) - len(seen_beyond(dets, truths, mapping, iou))
@@ -234,12 +237,13 @@ def seen_beyond(dets: CardDetections, truths: list, mapping: dict[int, int], iou
                        iou).values())
 
 
-def _greedy(pairs: list[tuple[float, int, int]], iou: float) -> dict[int, int]:
-    """(overlap, truth, reading) pairs taken best first, each truth and reading once, down to `iou`."""
+def _greedy(pairs: list[tuple[float, int, int]], iou: float,
+            first: Callable[[int, int], bool] | None = None) -> dict[int, int]:
+    """(overlap, truth, reading) pairs of at least `iou` taken best first, those `first` holds for before the
+    others, each truth and reading once."""
     mapping: dict[int, int] = {}
-    for value, i, k in sorted(pairs, reverse=True):
-        if value < iou:
-            break
+    kept = [p for p in pairs if p[0] >= iou]
+    for _, i, k in sorted(kept, key=lambda p: (first is not None and first(p[1], p[2]), p[0]), reverse=True):
         if i not in mapping and k not in mapping.values():
             mapping[i] = k
     return mapping
