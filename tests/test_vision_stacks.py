@@ -518,3 +518,13 @@ def test_a_card_walked_surely_replaces_a_reading_of_its_index_through_another_ou
     assert kind == "scoundrel" and {"3D", "9S", "10S"} <= {t.code for t in truths}
     codes = predict(image).codes
     assert {"3D", "9S", "10S"} <= set(codes) and "JS" not in codes
+
+
+def test_a_walked_reading_replaces_only_a_less_sure_reading_of_another_rank() -> None:
+    """A strip's index, read small, tells the rank better than the suit: a walked 7C does not replace a 7S read
+    there, a walked 9S at 1.0 replaces a JS at 0.85, and a walked 9S at 0.9 no JS at 0.85."""
+    from vision.cards import WALK_SURER, _outwalks
+
+    assert _outwalks("9S", 1.0, "JS", 0.85)
+    assert not _outwalks("7C", 1.0, "7S", 0.6)
+    assert not _outwalks("9S", 0.85 + WALK_SURER / 2, "JS", 0.85)

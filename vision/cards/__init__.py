@@ -882,8 +882,8 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
         if codes[i] in ("none", "JOKER") or codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
             continue
         if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in outlines[picked]) or any(
-                _index_gap(outlines[i], o) < STACK_APART_MM and s + WALK_SURER > sure[i]
-                for o, s in zip(cards.corners, cards.confidence, strict=True)):
+                _index_gap(outlines[i], o) < STACK_APART_MM and not _outwalks(codes[i], sure[i], c, s)
+                for c, o, s in zip(cards.codes, cards.corners, cards.confidence, strict=True)):
             continue
         picked.append(int(i))
     return _face_up(codes, outlines, sure, picked)
@@ -891,12 +891,19 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
 
 def _outwalked(cards: CardDetections, walked: CardDetections) -> CardDetections:
     """The cards, less each whose printed index lies within STACK_APART_MM of a walked card's, which is surer (by
-    WALK_SURER, `_walked`): two indices that close are one, and the card read where the steps put it the surer
-    (ten seeds 8080 scene 1: a 9S's index read JS at 0.85 through an outline upside down, 9S at 1.0 walked)."""
+    WALK_SURER, of another rank: `_outwalks`): two indices that close are one, and the card read where the steps
+    put it the surer (ten seeds 8080 scene 1: a 9S's index read JS at 0.85 through an outline upside down, 9S at
+    1.0 walked)."""
     drop = [k for k in range(len(cards)) if any(
-        _index_gap(q, cards.corners[k]) < STACK_APART_MM and s >= cards.confidence[k] + WALK_SURER
-        for q, s in zip(walked.corners, walked.confidence, strict=True))]
+        _index_gap(q, cards.corners[k]) < STACK_APART_MM and _outwalks(c, s, cards.codes[k], cards.confidence[k])
+        for c, q, s in zip(walked.codes, walked.corners, walked.confidence, strict=True))]
     return _without(cards, drop)
+
+
+def _outwalks(code: str, sure: float, other: str, other_sure: float) -> bool:
+    """Whether a walked reading replaces another reading of its index: surer by WALK_SURER, and of another rank (a
+    strip's index, read small, tells the rank better than the suit: spades and clubs)."""
+    return sure >= other_sure + WALK_SURER and code[:-1] != other[:-1]
 
 
 def _placed_at(card: np.ndarray, points_mm: np.ndarray) -> list[np.ndarray]:
