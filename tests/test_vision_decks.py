@@ -64,3 +64,14 @@ def test_the_evaluation_reads_scoundrel_tables_with_their_deck_when_asked() -> N
     asked = evaluate_synthetic(predict, scenes=2, seed=7272, game_decks=True)
     assert asked["game_decks"] is True and asked["cards"] > 0
     assert evaluate_synthetic(predict, scenes=2, seed=7272)["game_decks"] is False
+
+
+def test_a_deck_that_is_no_list_of_card_codes_is_refused_by_name() -> None:
+    from vision.cards import predict
+
+    image = np.zeros((64, 64, 3), np.uint8)
+    with pytest.raises(ValueError, match="not the string 'QS'"):
+        predict(image, codes="QS")
+    with pytest.raises(ValueError, match="'1S', 'ZZ'"):
+        predict(image, codes=["QS", "ZZ", "1S"])
+    assert len(predict(image, codes=SCOUNDREL_DECK)) == 0

@@ -161,6 +161,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     the classical outline finder does not part (None: judged from the detector's boxes, which a region cut from a
     map for an update holds too few of); `codes`: the cards that may lie on this table (a game's deck: Scoundrel
     plays without the red courts and aces; None: any card), see `_in_deck`."""
+    codes = _deck(codes)
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes) if in_map is None else in_map
     if size is None and not in_map and _cards_small(boxes, image):
@@ -189,6 +190,19 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
         cards = _fanned_late(image, boxes.of(INDEX), _narrowed(image, cards), faces, conf)
         cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
     return _reported(_in_deck(image, cards, codes))
+
+
+def _deck(codes: Collection[str] | None) -> frozenset[str] | None:
+    """`predict`'s `codes` as a set, checked before any work: a string or a code that is no card's is refused."""
+    if codes is None:
+        return None
+    if isinstance(codes, str):
+        raise ValueError(f"codes must be a collection of card codes such as ['QS', '10H'], not the string {codes!r}")
+    unknown = sorted(set(codes) - set(CARD_CODES))
+    if unknown:
+        raise ValueError(f"codes holds what is no card's code: {', '.join(map(repr, unknown))} (codes are "
+                         "'QS', '10H', 'AD': rank A 2-10 J Q K, suit S H D C)")
+    return frozenset(codes)
 
 
 def _in_deck(image: np.ndarray, cards: CardDetections, codes: Collection[str] | None) -> CardDetections:
