@@ -869,17 +869,20 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     faces = cards[np.array([c in CARD_CODES for c in cards.codes], bool)] if len(cards) else cards
     index = INDEX_BOX_MM.mean(axis=0)
     off = [card_shape_off(q) for q in faces.corners]
+    frames = [to_frame(faces.corners.reshape(-1, 2), card_to_image(q)).reshape(-1, 4, 2)  # every card in q's (mm)
+              for q in faces.corners]
     ways: list[np.ndarray] = []
     for a in range(len(faces)):
         if _paper_above(image, faces.corners[a]):
             ways += _placed_at(faces.corners[a], index - np.outer(STACK_BEFORE_MM, [0.0, 1.0]))
         for b in range(len(faces)):
+            if b == a:
+                continue
             ref = a if off[a] <= off[b] else b  # the better card-shaped outline measures the steps
-            h = card_to_image(faces.corners[ref])
-            (top, across), (low, side) = (_upright_in(to_frame(faces.corners[k], h)) for k in (a, b))
+            (top, across), (low, side) = (_upright_in(frames[ref][k]) for k in (a, b))
             dx, dy = low - top
             turn = abs(np.degrees(np.arctan2(side[1], side[0]) - np.arctan2(across[1], across[0])))
-            if b == a or turn > STACK_TURN_DEG or abs(dx) > STACK_SIDEWAYS_MM or dy < 2 * STACK_STEP_MM[0]:
+            if turn > STACK_TURN_DEG or abs(dx) > STACK_SIDEWAYS_MM or dy < 2 * STACK_STEP_MM[0]:
                 continue
             shifts = [np.outer(np.arange(1, n) / n, [dx, dy]) for n in range(2, STACK_MOST + 1)
                       if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]]
