@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.cards.detect import DETECTOR
-from vision.cards.geometry import CARD_H_MM, CARD_W_MM, INDEX_BOX_MM, card_to_image
+from vision.cards.geometry import CARD_H_MM, CARD_MM, CARD_W_MM, INDEX_BOX_MM, card_to_image
 from vision.synth.scene import Placement, compose
 
 STACK = ["7D", "5S", "9C", "QS", "4C"]  # the weapon first, then the monsters slain with it, each 22 mm further down
@@ -528,3 +528,33 @@ def test_a_walked_reading_replaces_only_a_less_sure_reading_of_another_rank() ->
     assert _outwalks("9S", 1.0, "JS", 0.85)
     assert not _outwalks("7C", 1.0, "7S", 0.6)
     assert not _outwalks("9S", 0.85 + WALK_SURER / 2, "JS", 0.85)
+
+
+def test_a_walk_places_each_card_also_narrower_than_the_outline_it_walks_from() -> None:
+    from vision.cards import PLACED_EACH, STACK_NARROWER, _own_width, _placed_at
+    from vision.cards.geometry import mean_sides
+
+    card = CARD_MM * 2.0  # 126 x 176 px, upright
+    ways = _placed_at(card, np.array([[9.0, 40.0], [9.0, 60.0]], np.float32))
+    assert len(ways) == 2 * PLACED_EACH
+    widths = [mean_sides(w[0])[0] for w in ways[:PLACED_EACH]]
+    expected = [f * CARD_W_MM * 2.0 for f in (1.0, *STACK_NARROWER) for _ in (0, 1)]
+    assert np.allclose(widths, expected, atol=0.5)
+    assert [_own_width(i) for i in range(PLACED_EACH, 2 * PLACED_EACH)] == [PLACED_EACH, PLACED_EACH + 1] * (
+        PLACED_EACH // 2)
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_strip_squeezed_by_a_wide_stack_outline_is_read_through_a_narrower_card() -> None:
+    """Measurement seed 1618, scene 3: a stack's 5S lies between two cards outlined by the stack's drifting
+    region, wider than a card; through that width its index read below STACK_WALK_READ, through a card a tenth or
+    a fifth narrower it reads 5S surely, and its own-width reading names the same rank."""
+    from vision.cards import predict
+    from vision.evaluate import match_cards, synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(1618, 4)
+    assert kind == "scoundrel" and "5S" in {t.code for t in truths}
+    dets = predict(image)
+    assert "5S" in dets.codes
+    right, wrong, extra, _ = match_cards(dets, truths)
+    assert wrong == 0 and right >= 10

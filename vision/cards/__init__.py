@@ -75,6 +75,9 @@ STACK_BEFORE_MM = (12.0, 18.0, 24.0)  # and a card whose strip shows above a rea
 PAPER_LAB, PAPER_SHARE = 20.0, 0.6  # a band whose pixels lie this near a card's paper colour, this many, is paper
 SQUEEZE_STEP_MM = 14.0  # the least step seen between a stack's indices (the generator's 18 mm, foreshortened)
 STACK_MOST = 6  # steps between two read cards of a stack at most
+STACK_NARROWER = (0.9, 0.8)  # a walk also places a card this much narrower than the outline it walks from (0.9
+# alone: ten seeds 57 -> 53 errors without the rank test, selection sets 32 -> 34)
+PLACED_EACH = 2 * (1 + len(STACK_NARROWER))  # `_placed_at`'s placements of one point: each shape either way up
 WALK_SURER = 0.1  # a walked card whose index lies on a read card's replaces it where this much surer
 STACK_TURN_DEG = 8.0  # how far two cards of one stack may be turned from each other
 STACK_WALK_READ = 0.8  # a card between two read cards of a stack, read where the steps put it, needs this (0.9, or
@@ -865,7 +868,14 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     above its index: 92 -> 90 (without the paper test 99, extra cards; also beyond the printed bottom 92).
     Since session 27 the steps between two cards are measured in the frame of the one whose outline is the more
     card-shaped, and placed in its shape: a weapon outlined with the strips below it, wider and shorter than a
-    card, put the top card two steps off instead of three (ten seeds 66 -> 63 with STACK_WALK_READ 0.8)."""
+    card, put the top card two steps off instead of three (ten seeds 66 -> 63 with STACK_WALK_READ 0.8).
+    Since session 28 each point is also read through cards narrower than that outline (`_placed_at`), after all
+    the readings through the outline's own shape, a narrower reading counting where the outline's own width reads
+    the same rank at its point, and reported with that outline: the outline is often a drifting stack's region,
+    wider than its cards (ten seeds 1618 scene 3: a 5S read 0.63 between two such cards). Ten seeds 57 -> 53
+    errors, selection sets 32 alike, fresh seed 43000 21 -> 19; read in one order with the outline's own, 53 and
+    33 (an AS reported 3 px off its walk through its own width); without the rank test 50 and 35 (a JC's index
+    read 8C at 1.0 through a card a fifth narrower)."""
     faces = cards[np.array([c in CARD_CODES for c in cards.codes], bool)] if len(cards) else cards
     index = INDEX_BOX_MM.mean(axis=0)
     off = [card_shape_off(q) for q in faces.corners]
@@ -893,17 +903,25 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     outlines = _best_placed(image, ways)
     codes, sure, _ = read_cards_first(image, outlines)
     picked: list[int] = []
-    for i in np.argsort(-sure):
+    narrower = np.array([_own_width(i) != i for i in range(len(outlines))])
+    for i in np.lexsort((-sure, narrower)):  # a narrower card's reading only where the outline's own reads none
         if sure[i] < STACK_WALK_READ:
-            break
+            continue
         if codes[i] in ("none", "JOKER") or codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
+            continue
+        if codes[_own_width(i)][:-1] != codes[i][:-1]:  # a narrower card's index shows another's corner
             continue
         if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in outlines[picked]) or any(
                 _index_gap(outlines[i], o) < STACK_APART_MM and not _outwalks(codes[i], sure[i], c, s)
                 for c, o, s in zip(cards.codes, cards.corners, cards.confidence, strict=True)):
             continue
         picked.append(int(i))
-    return _face_up(codes, outlines, sure, picked)
+    return _face_up(codes, outlines[[_own_width(i) for i in range(len(outlines))]], sure, picked)
+
+
+def _own_width(way: int) -> int:
+    """Of `_placed_at`'s placements, the one at the same point, the same way up, shaped as the outline itself."""
+    return way - way % PLACED_EACH + way % 2
 
 
 def _outwalked(cards: CardDetections, walked: CardDetections) -> CardDetections:
@@ -925,9 +943,14 @@ def _outwalks(code: str, sure: float, other: str, other_sure: float) -> bool:
 
 def _placed_at(card: np.ndarray, points_mm: np.ndarray) -> list[np.ndarray]:
     """The placements of a stack's card whose index lies at each of `points_mm` in `card`'s frame, shaped as
-    `card`."""
+    `card` and as the narrower cards at its printed top (STACK_NARROWER): a stack's outlines are often its
+    drifting region's, wider than its cards, which squeezes a strip's index in the crop (ten seeds 4747 scene 17:
+    a 4S read at 0.63 through a 7C's outline 1.27 cards wide)."""
     points = cv2.perspectiveTransform(np.asarray(points_mm, np.float32)[None], card_to_image(card))[0]
-    return [w for point in points for w in _placements(card, point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)]
+    width = mean_sides(card)[0]
+    shapes = [card] + [cards_at_top(card, width * f)[0] for f in STACK_NARROWER]
+    return [w for point in points for shape in shapes
+            for w in _placements(shape, point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)]
 
 
 def _upright_in(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
