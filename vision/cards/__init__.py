@@ -29,7 +29,7 @@ from vision.cards.backs import (
     table_lab,
 )
 from vision.cards.contours import propose, turned_to_edges
-from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect
+from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect, detect_turned
 from vision.cards.geometry import (
     CARD_H_MM,
     CARD_MM,
@@ -120,6 +120,7 @@ INDEX_REACH = 1.25  # an unread card's box grown by this takes in its index boxe
 SMALL_CARDS_SIZE = 544  # are looked for again at this input size, where a fan's half-hidden indices show larger
 LOST_CARD_SCORE = 0.5  # a face-up box found at the smaller input only is kept at this score (`_with_lost_cards`)
 LOST_CARD_OVERLAP = 0.3  # where no card or back box of the larger input (BOX_SCORE) overlaps it this much
+TURNED_ONLY_IOU = 0.5  # an unread card this much on a box only the turned picture shows is that box's
 NARROW_WIDE = 1.12  # off a map, a face outlined this much wider than the picture's cards is read as one
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
@@ -167,6 +168,12 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     codes = _deck(codes)
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes) if in_map is None else in_map
+    turned_only = np.zeros((0, 4, 2), np.float32)
+    if size is None and not in_map and not region:
+        unturned = boxes.of(CARD, UNREAD_SCORE).quads
+        boxes, turned = detect_turned(image, conf=min(conf, FAN_INDEX_SCORE), first=boxes)
+        turned_only = turned.of(CARD).quads
+        turned_only = turned_only[~(pairwise_iou(turned_only, unturned) >= TURNED_ONLY_IOU).any(axis=1)]
     if size is None and not in_map and _cards_small(boxes, image):
         boxes = _with_lost_cards(image, detect(image, conf=min(conf, FAN_INDEX_SCORE), size=SMALL_CARDS_SIZE), boxes)
     proposals = propose(image, min_card_area) if not in_map else np.zeros((0, 4, 2), np.float32)
@@ -192,7 +199,18 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     if stacks and judged:
         cards = _fanned_late(image, boxes.of(INDEX), _narrowed(image, cards), faces, conf)
         cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
-    return _reported(_in_deck(image, cards, codes))
+    return _not_turned_only(_reported(_in_deck(image, cards, codes)), turned_only)
+
+
+def _not_turned_only(cards: CardDetections, turned_only: np.ndarray) -> CardDetections:
+    """The cards less the unread ones on a face-up box only the picture turned a quarter is sure of (`detect_turned`:
+    no unturned box as sure as UNREAD_SCORE on it): such a box reading as no card is mostly a book's edge or a
+    cloth's pattern (real tune half: three false unread cards)."""
+    unread = np.array([c == UNREAD for c in cards.codes], bool)
+    if not unread.any() or not len(turned_only):
+        return cards
+    unread[unread] = (pairwise_iou(cards.corners[unread], turned_only) >= TURNED_ONLY_IOU).any(axis=1)
+    return cards[~unread]
 
 
 def _deck(codes: Collection[str] | None) -> frozenset[str] | None:
