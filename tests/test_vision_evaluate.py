@@ -301,3 +301,49 @@ def test_a_stacks_cards_are_matched_to_their_own_readings_before_their_neighbour
                               np.full(2, -1, np.int16), np.ones(2, bool))
     right, wrong, extra, mapping = match_cards(readings, truths)
     assert (right, wrong, extra) == (2, 0, 0) and mapping == {0: 0, 1: 1}
+
+
+def test_points_of_a_turned_picture_are_taken_back_onto_it() -> None:
+    import cv2
+
+    from vision.cards.geometry import TURNS, turned_back
+
+    image = np.zeros((5, 7), np.uint8)
+    image[1, 4] = 255  # (x 4, y 1)
+    for degrees, code in TURNS.items():
+        y, x = np.argwhere(cv2.rotate(image, code))[0]
+        assert turned_back(np.array([[x, y]], np.float32), degrees, image.shape).tolist() == [[4.0, 1.0]]
+
+
+def test_real_photos_read_turned_are_scored_on_their_own_labels(tmp_path: Path) -> None:
+    """The labelled photo read turned each way: its readings are taken back, so the score stays the photo's own
+    (9C found and read, KD found and named a queen, the ace missed)."""
+    import pytest
+
+    from vision.cards import predict
+    from vision.evaluate import evaluate_real, turned_predictor
+
+    _labelled_photo(tmp_path)
+    for degrees in (90, 180, 270):
+        score = evaluate_real(tmp_path, turned_predictor(predict, degrees))
+        assert (score.boxes, score.found, score.rank_right) == (3, 2, 1), degrees
+    assert turned_predictor(predict, 0) is predict
+    with pytest.raises(ValueError, match="not 45"):
+        turned_predictor(predict, 45)
+
+
+def test_vision_eval_turns_the_real_photos(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    _labelled_photo(tmp_path)
+    base = [sys.executable, "-m", "companion", "vision-eval", "--real", str(tmp_path), "--split", "all", "--scenes",
+            "0", "--turn", "90"]
+    done = subprocess.run(base, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "turned 90 degrees" in done.stdout and "recall@IoU0.5 66.67%" in done.stdout
+    out = json.loads(subprocess.run(base + ["--json"], capture_output=True, text=True, timeout=120).stdout)
+    assert out["real"]["turn"] == 90 and out["real"]["cards"] == 3
+    bad = subprocess.run(base[:-1] + ["45"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "--turn" in bad.stderr

@@ -12,14 +12,14 @@ the whole code.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.cards.geometry import pairwise_iou, quad_bounds, quad_iou
+from vision.cards.geometry import TURNS, pairwise_iou, quad_bounds, quad_iou, turned_back
 from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 from vision.homography import table_homography
@@ -112,6 +112,21 @@ def evaluate_real(folder: Path, predict: Predictor, limit: int | None = None, sp
                     score.failures.append(_failure(image_path, "suit", rank + suit, gt, dets, boxes, best[1]))
         score.extra += _extra(dets, boxes, used, missed)
     return score
+
+
+def turned_predictor(predict: Predictor, degrees: int) -> Predictor:
+    """`predict` reading each picture turned `degrees` clockwise (0, or one of `TURNS`), its readings taken back onto
+    the picture: the real photos as a camera held another way round would take them (the photographer held it
+    mostly one way, and the detector learnt their cards mostly upright)."""
+    if not degrees:
+        return predict
+    if degrees not in TURNS:
+        raise ValueError(f"a picture turns by 0, 90, 180 or 270 degrees, not {degrees}")
+
+    def read(image: np.ndarray) -> CardDetections:
+        dets = predict(cv2.rotate(image, TURNS[degrees]))
+        return replace(dets, corners=turned_back(dets.corners, degrees, image.shape).reshape(-1, 4, 2))
+    return read
 
 
 Box = tuple[float, float, float, float]

@@ -21,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--suits", type=Path, default=SUITS_FILE,
                    help="the real photos' suits (default: datasets/cards/real-suits.json, both halves read off by eye)")
     p.add_argument("--limit", type=int, default=None, help="only the first N real photos")
+    p.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
+                   help="read the real photos turned this many degrees clockwise (a camera held another way round)")
     p.add_argument("--scenes", type=int, default=20, help="held-out synthetic scenes (0: none)")
     p.add_argument("--seed", type=int, default=60606,
                    help="the synthetic scenes' seed (one no training or choice used gives an honest figure)")
@@ -41,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.cards import predict
-    from vision.evaluate import evaluate_real, evaluate_synthetic, whole_card_reading
+    from vision.evaluate import evaluate_real, evaluate_synthetic, turned_predictor, whole_card_reading
     from vision.real_photos import read_suits
     from vision.synth import court_art
 
@@ -49,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
     failures: list[dict[str, object]] = []
     try:
         if args.real is not None and args.real.is_dir():
-            score = evaluate_real(args.real, predict, args.limit, args.split, read_suits(args.suits))
-            result["real"] = score.to_json()
+            score = evaluate_real(args.real, turned_predictor(predict, args.turn), args.limit, args.split,
+                                  read_suits(args.suits))
+            result["real"] = score.to_json() | {"turn": args.turn}
             failures = score.failures
             if args.failures:
                 result["failures"] = failures
@@ -71,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     real = result["real"]
     if isinstance(real, dict):
-        print(f"real photos, {args.split} ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
+        turn = f", turned {args.turn} degrees" if args.turn else ""
+        print(f"real photos, {args.split}{turn} ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
               f"{real['recall_iou50']:.2%} ({real['found_unread']} of them unread, '?'), rank accuracy "
               f"{real['rank_accuracy_of_read']:.2%} of read, {real['rank_accuracy_of_found']:.2%} of found "
               f"({real['rank_accuracy_of_all']:.2%} of all); {real['extra_cards']} extra cards")

@@ -14,6 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cards.geometry import TURNS, turned_back
+
 MODELS = Path(__file__).resolve().parents[2] / "models"
 DETECTOR = MODELS / "cards-obb.onnx"
 CARD, BACK, INDEX = 0, 1, 2
@@ -94,11 +96,10 @@ def detect_turned(image: np.ndarray, conf: float = 0.3, iou: float = 0.5, model:
     (recall 99.24% -> 89.31%). The turned picture's boxes count from TURNED_BOX_SCORE: below it they mostly box
     books and cloth."""
     first = detect(image, conf, iou, model, size) if first is None else first
-    turned = detect(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), conf, iou, model, size)
+    turned = detect(cv2.rotate(image, TURNS[90]), conf, iou, model, size)
     sure = turned.scores >= TURNED_BOX_SCORE
-    h = image.shape[0]
-    back = np.stack([turned.quads[sure, :, 1], h - 1 - turned.quads[sure, :, 0]], axis=-1).astype(np.float32)
-    turned = Boxes(back.reshape(-1, 4, 2), turned.classes[sure], turned.scores[sure])
+    turned = Boxes(turned_back(turned.quads[sure], 90, image.shape).reshape(-1, 4, 2), turned.classes[sure],
+                   turned.scores[sure])
     return nms(Boxes(np.concatenate([first.quads, turned.quads]), np.concatenate([first.classes, turned.classes]),
                      np.concatenate([first.scores, turned.scores])), conf, iou), turned
 

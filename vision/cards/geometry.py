@@ -245,3 +245,16 @@ def fit_sides(points: np.ndarray, corners: np.ndarray, trim: float = 0.18, band:
     if np.abs(refined - corners).max() > 0.15 * np.linalg.norm(corners[1] - corners[0]) + 3:
         return corners
     return refined
+
+
+TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}  # clockwise degrees
+
+
+def turned_back(points: np.ndarray, degrees: int, shape: tuple[int, ...]) -> np.ndarray:
+    """Points (..., 2) of a picture of `shape` (h, w, ...) turned `degrees` clockwise (`TURNS`), taken back onto
+    the picture itself."""
+    p = np.asarray(points, np.float32)
+    h, w = shape[:2]
+    x, y = p[..., 0], p[..., 1]
+    back = {90: (y, h - 1 - x), 180: (w - 1 - x, h - 1 - y), 270: (w - 1 - y, x)}[degrees]
+    return np.stack(back, axis=-1).astype(np.float32)
