@@ -530,18 +530,19 @@ def test_a_walked_reading_replaces_only_a_less_sure_reading_of_another_rank() ->
     assert not _outwalks("9S", 0.85 + WALK_SURER / 2, "JS", 0.85)
 
 
-def test_a_walk_places_each_card_also_narrower_than_the_outline_it_walks_from() -> None:
-    from vision.cards import PLACED_EACH, STACK_NARROWER, _own_width, _placed_at
+def test_a_walk_places_each_card_either_way_up_and_narrower_where_asked() -> None:
+    from vision.cards import STACK_NARROWER, _placed_at
     from vision.cards.geometry import mean_sides
 
     card = CARD_MM * 2.0  # 126 x 176 px, upright
-    ways = _placed_at(card, np.array([[9.0, 40.0], [9.0, 60.0]], np.float32))
-    assert len(ways) == 2 * PLACED_EACH
-    widths = [mean_sides(w[0])[0] for w in ways[:PLACED_EACH]]
-    expected = [f * CARD_W_MM * 2.0 for f in (1.0, *STACK_NARROWER) for _ in (0, 1)]
-    assert np.allclose(widths, expected, atol=0.5)
-    assert [_own_width(i) for i in range(PLACED_EACH, 2 * PLACED_EACH)] == [PLACED_EACH, PLACED_EACH + 1] * (
-        PLACED_EACH // 2)
+    points = np.array([[9.0, 40.0], [9.0, 60.0]], np.float32)
+    ways = _placed_at(card, points)
+    assert len(ways) == 4  # two points, each either way up
+    assert np.allclose([mean_sides(w[0])[0] for w in ways], CARD_W_MM * 2.0, atol=0.5)
+    for f in STACK_NARROWER:
+        narrow = _placed_at(card, points[:1], f)
+        assert len(narrow) == 2
+        assert np.allclose([mean_sides(w[0])[0] for w in narrow], f * CARD_W_MM * 2.0, atol=0.5)
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")

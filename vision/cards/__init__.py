@@ -77,7 +77,6 @@ SQUEEZE_STEP_MM = 14.0  # the least step seen between a stack's indices (the gen
 STACK_MOST = 6  # steps between two read cards of a stack at most
 STACK_NARROWER = (0.9, 0.8)  # a walk also places a card this much narrower than the outline it walks from (0.9
 # alone: ten seeds 57 -> 53 errors without the rank test, selection sets 32 -> 34)
-PLACED_EACH = 2 * (1 + len(STACK_NARROWER))  # `_placed_at`'s placements of one point: each shape either way up
 WALK_SURER = 0.1  # a walked card whose index lies on a read card's replaces it where this much surer
 STACK_TURN_DEG = 8.0  # how far two cards of one stack may be turned from each other
 STACK_WALK_READ = 0.8  # a card between two read cards of a stack, read where the steps put it, needs this (0.9, or
@@ -887,22 +886,25 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     Since session 27 the steps between two cards are measured in the frame of the one whose outline is the more
     card-shaped, and placed in its shape: a weapon outlined with the strips below it, wider and shorter than a
     card, put the top card two steps off instead of three (ten seeds 66 -> 63 with STACK_WALK_READ 0.8).
-    Since session 28 each point is also read through cards narrower than that outline (`_placed_at`), after all
-    the readings through the outline's own shape, a narrower reading counting where the outline's own width reads
-    the same rank at its point, and reported with that outline: the outline is often a drifting stack's region,
-    wider than its cards (ten seeds 1618 scene 3: a 5S read 0.63 between two such cards). Ten seeds 57 -> 53
-    errors, selection sets 32 alike, fresh seed 43000 21 -> 19; read in one order with the outline's own, 53 and
-    33 (an AS reported 3 px off its walk through its own width); without the rank test 50 and 35 (a JC's index
-    read 8C at 1.0 through a card a fifth narrower)."""
+    Since session 28 a point the outline's own shape reads as a card too unsurely is also read through cards a
+    tenth and a fifth narrower than that outline (STACK_NARROWER), after all the readings through the outline's own
+    shape, a narrower reading counting where it names the same rank, and reported with that outline: the outline
+    is often a drifting stack's region, wider than its cards (ten seeds 1618 scene 3: a 5S read 0.63 between two
+    such cards). Ten seeds 57 -> 53 errors, selection sets 32 alike, fresh seed 43000 21 -> 19; read in one order
+    with the outline's own, 53 and 33 (an AS reported 3 px off its walk through its own width); without the rank
+    test 50 and 35 (a JC's index read 8C at 1.0 through a card a fifth narrower)."""
     faces = cards[np.array([c in CARD_CODES for c in cards.codes], bool)] if len(cards) else cards
     index = INDEX_BOX_MM.mean(axis=0)
     off = [card_shape_off(q) for q in faces.corners]
     frames = [to_frame(faces.corners.reshape(-1, 2), card_to_image(q)).reshape(-1, 4, 2)  # every card in q's (mm)
               for q in faces.corners]
     ways: list[np.ndarray] = []
+    origins: list[tuple[np.ndarray, np.ndarray]] = []  # each way's card and point (mm in its frame)
     for a in range(len(faces)):
         if _paper_above(image, faces.corners[a]):
-            ways += _placed_at(faces.corners[a], index - np.outer(STACK_BEFORE_MM, [0.0, 1.0]))
+            points = index - np.outer(STACK_BEFORE_MM, [0.0, 1.0])
+            ways += _placed_at(faces.corners[a], points)
+            origins += [(faces.corners[a], p) for p in points for _ in (0, 1)]
         for b in range(len(faces)):
             if b == a:
                 continue
@@ -915,31 +917,35 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
             shifts = [np.outer(np.arange(1, n) / n, [dx, dy]) for n in range(2, STACK_MOST + 1)
                       if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]]
             if shifts:
-                ways += _placed_at(faces.corners[ref], top + index + np.concatenate(shifts))
+                points = top + index + np.concatenate(shifts)
+                ways += _placed_at(faces.corners[ref], points)
+                origins += [(faces.corners[ref], p) for p in points for _ in (0, 1)]
     if not ways:
         return CardDetections()
     outlines = _best_placed(image, ways)
     codes, sure, _ = read_cards_first(image, outlines)
+    own = list(range(len(outlines)))  # the reading at the outline's own width each reading stands for
+    unsure = [i for i in own if codes[i] in CARD_CODES and sure[i] < STACK_WALK_READ]
+    narrow = [(i, _placed_at(origins[i][0], origins[i][1][None], f)[i % 2]) for i in unsure for f in STACK_NARROWER]
+    if narrow:  # a narrower card only where the outline's own names a card too unsurely
+        more = _best_placed(image, [w for _, w in narrow])
+        more_codes, more_sure, _ = read_cards_first(image, more)
+        outlines, codes = np.concatenate([outlines, more]), codes + more_codes
+        sure, own = np.concatenate([sure, more_sure]), own + [i for i, _ in narrow]
     picked: list[int] = []
-    narrower = np.array([_own_width(i) != i for i in range(len(outlines))])
-    for i in np.lexsort((-sure, narrower)):  # a narrower card's reading only where the outline's own reads none
+    for i in np.lexsort((-sure, np.arange(len(own)) >= len(ways))):  # the outline's own readings first
         if sure[i] < STACK_WALK_READ:
             continue
         if codes[i] in ("none", "JOKER") or codes[i] in cards.codes or any(codes[i] == codes[j] for j in picked):
             continue
-        if codes[_own_width(i)][:-1] != codes[i][:-1]:  # a narrower card's index shows another's corner
+        if codes[own[i]][:-1] != codes[i][:-1]:  # a narrower card's index shows another's corner
             continue
         if any(_index_gap(outlines[i], o) < STACK_APART_MM for o in outlines[picked]) or any(
                 _index_gap(outlines[i], o) < STACK_APART_MM and not _outwalks(codes[i], sure[i], c, s)
                 for c, o, s in zip(cards.codes, cards.corners, cards.confidence, strict=True)):
             continue
         picked.append(int(i))
-    return _face_up(codes, outlines[[_own_width(i) for i in range(len(outlines))]], sure, picked)
-
-
-def _own_width(way: int) -> int:
-    """Of `_placed_at`'s placements, the one at the same point, the same way up, shaped as the outline itself."""
-    return way - way % PLACED_EACH + way % 2
+    return _face_up(codes, outlines[own], sure, picked)
 
 
 def _outwalked(cards: CardDetections, walked: CardDetections) -> CardDetections:
@@ -959,16 +965,12 @@ def _outwalks(code: str, sure: float, other: str, other_sure: float) -> bool:
     return sure >= other_sure + WALK_SURER and code[:-1] != other[:-1]
 
 
-def _placed_at(card: np.ndarray, points_mm: np.ndarray) -> list[np.ndarray]:
-    """The placements of a stack's card whose index lies at each of `points_mm` in `card`'s frame, shaped as
-    `card` and as the narrower cards at its printed top (STACK_NARROWER): a stack's outlines are often its
-    drifting region's, wider than its cards, which squeezes a strip's index in the crop (ten seeds 4747 scene 17:
-    a 4S read at 0.63 through a 7C's outline 1.27 cards wide)."""
+def _placed_at(card: np.ndarray, points_mm: np.ndarray, narrower: float = 1.0) -> list[np.ndarray]:
+    """The placements of a stack's card whose index lies at each of `points_mm` in `card`'s frame, either way up
+    at each point, shaped as `card` or as the card `narrower` times as wide at its printed top."""
     points = cv2.perspectiveTransform(np.asarray(points_mm, np.float32)[None], card_to_image(card))[0]
-    width = mean_sides(card)[0]
-    shapes = [card] + [cards_at_top(card, width * f)[0] for f in STACK_NARROWER]
-    return [w for point in points for shape in shapes
-            for w in _placements(shape, point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)]
+    shape = card if narrower == 1.0 else cards_at_top(card, mean_sides(card)[0] * narrower)[0]
+    return [w for point in points for w in _placements(shape, point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)]
 
 
 def _upright_in(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
