@@ -136,6 +136,33 @@ def test_a_sure_outline_and_a_lone_card_are_not_split() -> None:
     assert _split_pairs(image, cards).codes == ["9C"]  # a card's own ends read no two cards
 
 
+def test_a_sure_outline_near_a_square_round_two_cards_is_split_into_them() -> None:
+    """KD laid over half of a 9C: the outline round both is about square, and however surely it reads (as the KD,
+    its index at one end), its two ends read as the two cards."""
+    from vision.cards import SPLIT_SQUARE, _split_pairs
+    from vision.cards.geometry import mean_sides
+
+    left, right = _card(60, 100, 3), _card(60 + 0.5 * CARD_W_MM * SCALE, 100, 3)
+    image = _scene([("9C", left), ("KD", right)])
+    both = np.array([left[0], right[1], right[2], left[3]], np.float32)
+    short, long = mean_sides(portrait_corners(both))
+    assert long / short <= SPLIT_SQUARE
+    out = _split_pairs(image, _dets(["KD"], [both], [0.99]))
+    assert sorted(out.codes) == ["9C", "KD"]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_pair_outlined_as_one_square_and_read_surely_is_split() -> None:
+    """IMG_2620 (real tune half) turned half a turn: an AC over a JH's side, one outline round both (about square)
+    read AC at 0.99; its two ends read JH and AC at 1.0."""
+    import cv2
+
+    from vision.cards import predict
+
+    image = np.ascontiguousarray(np.rot90(cv2.imread(str(REAL / "IMG_2620.JPG")), 2))
+    assert sorted(predict(image).codes) == ["AC", "JH"]
+
+
 @pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
 def test_a_real_card_half_under_another_in_one_blob_is_read_from_its_box() -> None:
     """IMG_2667 (real tune half): an ace half under a ten; one classical blob takes in both and reads as the ten,

@@ -130,6 +130,7 @@ BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apa
 BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read again through its index boxes too
 # (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
 # 0.48 read right, none lost; at 0.9 seven cards lost, and a surer reading alone took a 27% visible 8D as JC)
+SPLIT_SQUARE = 1.2  # off a map, an outline this near a square is tried as two cards side by side however sure
 SPLIT_READ = 0.9  # off a map, both halves of an outline round two cards side by side must read this surely
 CROSSWISE_SURER = 0.05  # by which the card must be surer than the face it takes for its strip
 CROSSWISE_DEG, CROSSWISE_INSIDE = 60.0, 0.8  # a face this turned from a surer card and this much inside it is its strip
@@ -1363,10 +1364,15 @@ def _split_pairs(image: np.ndarray, cards: CardDetections) -> CardDetections:
     """The cards, each face-up one read unsurely (under SURE_READING) through a card-shaped outline that two
     cards side by side would fill (`side_by_side`) replaced by those two when both read surely (SPLIT_READ) as
     different cards. Two overlapping cards side by side make one landscape outline about as long as a card's
-    (real tune half: 2 such outlines, 3 cards read right, none lost; the synthetic selection sets unchanged)."""
+    (real tune half: 2 such outlines, 3 cards read right, none lost; the synthetic selection sets unchanged).
+    Since session 28 an outline near a square (SPLIT_SQUARE) is tried however surely it reads: two cards
+    overlapping by half make one, read as the card whose index lies at one of its ends (the real tune half turned
+    half a turn: IMG_2620's AC over a JH read AC at 0.99; turned 90 and 180 one card more each, none lost, the
+    synthetic sets alike)."""
     pairs = [k for k, c in enumerate(cards.codes)
-             if c not in ("back", UNREAD) and cards.confidence[k] < SURE_READING and card_shape_off(cards.corners[k])
-             <= SHAPE_OFF and _in_image(cards.corners[k], image)]
+             if c not in ("back", UNREAD) and _in_image(cards.corners[k], image) and (
+                 (cards.confidence[k] < SURE_READING and card_shape_off(cards.corners[k]) <= SHAPE_OFF)
+                 or np.divide(*mean_sides(portrait_corners(cards.corners[k]))[::-1]) <= SPLIT_SQUARE)]
     if not pairs:
         return cards
     codes, conf, corners = read_cards(image, np.concatenate([side_by_side(cards.corners[k]) for k in pairs]))
