@@ -48,6 +48,14 @@ def _labelled_photo(folder: Path) -> None:
     (folder / "table.xml").write_text(f"<annotation>{objects}</annotation>", encoding="utf-8")
 
 
+def _real_eval(folder: Path, *extra: str) -> list[str]:
+    """The `vision-eval` command line that reads the real photos in `folder` alone (no synthetic scenes)."""
+    import sys
+
+    return [sys.executable, "-m", "companion", "vision-eval", "--real", str(folder), "--split", "all", "--scenes", "0",
+            *extra]
+
+
 def test_each_real_card_missed_or_read_wrong_is_listed(tmp_path: Path) -> None:
     from vision.cards import predict
     from vision.evaluate import evaluate_real
@@ -75,11 +83,9 @@ def test_whole_cards_are_read_through_their_own_outlines(tmp_path: Path) -> None
 def test_vision_eval_lists_failures_and_reads_whole_cards(tmp_path: Path) -> None:
     import json
     import subprocess
-    import sys
 
     _labelled_photo(tmp_path)
-    base = [sys.executable, "-m", "companion", "vision-eval", "--real", str(tmp_path), "--split", "all", "--scenes",
-            "0", "--failures", "--whole-cards"]
+    base = _real_eval(tmp_path, "--failures", "--whole-cards")
     done = subprocess.run(base, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "rank accuracy 50.00%" in done.stdout  # the whole cards: KD labelled a queen
@@ -335,11 +341,9 @@ def test_real_photos_read_turned_are_scored_on_their_own_labels(tmp_path: Path) 
 def test_vision_eval_turns_the_real_photos(tmp_path: Path) -> None:
     import json
     import subprocess
-    import sys
 
     _labelled_photo(tmp_path)
-    base = [sys.executable, "-m", "companion", "vision-eval", "--real", str(tmp_path), "--split", "all", "--scenes",
-            "0", "--turn", "90"]
+    base = _real_eval(tmp_path, "--turn", "90")
     done = subprocess.run(base, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "turned 90 degrees" in done.stdout and "recall@IoU0.5 66.67%" in done.stdout
