@@ -140,13 +140,12 @@ def test_a_sure_outline_near_a_square_round_two_cards_is_split_into_them() -> No
     """KD laid over half of a 9C: the outline round both is about square, and however surely it reads (as the KD,
     its index at one end), its two ends read as the two cards."""
     from vision.cards import SPLIT_SQUARE, _split_pairs
-    from vision.cards.geometry import mean_sides
+    from vision.cards.geometry import aspect
 
     left, right = _card(60, 100, 3), _card(60 + 0.5 * CARD_W_MM * SCALE, 100, 3)
     image = _scene([("9C", left), ("KD", right)])
     both = np.array([left[0], right[1], right[2], left[3]], np.float32)
-    short, long = mean_sides(portrait_corners(both))
-    assert long / short <= SPLIT_SQUARE
+    assert aspect(both) <= SPLIT_SQUARE
     out = _split_pairs(image, _dets(["KD"], [both], [0.99]))
     assert sorted(out.codes) == ["9C", "KD"]
 

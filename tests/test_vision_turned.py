@@ -31,7 +31,7 @@ def test_the_turned_pictures_boxes_are_taken_back_onto_the_picture() -> None:
 
     scene, corners = _lone_card()
     first = detect(scene, conf=0.1)
-    boxes, turned = detect_turned(scene, conf=0.1, first=first)
+    boxes, turned = detect_turned(scene, first, conf=0.1)
     assert len(turned.of(CARD).quads) >= 1 and (turned.scores >= TURNED_BOX_SCORE).all()
     assert pairwise_iou(turned.of(CARD).quads, corners[None]).max() > 0.8  # the same card, not its turned twin
     assert pairwise_iou(boxes.of(CARD).quads, corners[None]).max() > 0.8

@@ -35,6 +35,7 @@ from vision.cards.geometry import (
     CARD_MM,
     CARD_W_MM,
     INDEX_BOX_MM,
+    aspect,
     card_shape_off,
     card_shapes,
     card_to_image,
@@ -171,7 +172,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     turned_only = np.zeros((0, 4, 2), np.float32)
     if size is None and not in_map and not region:
         unturned = boxes.of(CARD, UNREAD_SCORE).quads
-        boxes, turned = detect_turned(image, conf=min(conf, FAN_INDEX_SCORE), first=boxes)
+        boxes, turned = detect_turned(image, boxes, conf=min(conf, FAN_INDEX_SCORE))
         turned_only = turned.of(CARD).quads
         turned_only = turned_only[~(pairwise_iou(turned_only, unturned) >= TURNED_ONLY_IOU).any(axis=1)]
     if size is None and not in_map and _cards_small(boxes, image):
@@ -329,9 +330,7 @@ def _with_lost_cards(image: np.ndarray, larger: Boxes, smaller: Boxes) -> Boxes:
     if lost.any():
         quads = np.array([portrait_corners(q) for q in cards.quads[lost]], np.float32)
         lost[lost] = ~like_table(centre_colours(image, quads), table_lab(image, larger.quads[sure]))
-    return Boxes(np.concatenate([larger.quads, cards.quads[lost]]),
-                 np.concatenate([larger.classes, cards.classes[lost]]),
-                 np.concatenate([larger.scores, cards.scores[lost]]))
+    return Boxes.merge([larger, cards[lost]])
 
 
 def may_hold_stacks(in_map: bool, faces: CardDetections) -> bool:
@@ -1372,7 +1371,7 @@ def _split_pairs(image: np.ndarray, cards: CardDetections) -> CardDetections:
     pairs = [k for k, c in enumerate(cards.codes)
              if c not in ("back", UNREAD) and _in_image(cards.corners[k], image) and (
                  (cards.confidence[k] < SURE_READING and card_shape_off(cards.corners[k]) <= SHAPE_OFF)
-                 or np.divide(*mean_sides(portrait_corners(cards.corners[k]))[::-1]) <= SPLIT_SQUARE)]
+                 or aspect(cards.corners[k]) <= SPLIT_SQUARE)]
     if not pairs:
         return cards
     codes, conf, corners = read_cards(image, np.concatenate([side_by_side(cards.corners[k]) for k in pairs]))

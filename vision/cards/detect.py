@@ -33,10 +33,19 @@ class Boxes:
     classes: np.ndarray
     scores: np.ndarray
 
+    def __getitem__(self, keep: np.ndarray) -> Boxes:
+        """The boxes a boolean mask or an index array picks."""
+        return Boxes(self.quads[keep].reshape(-1, 4, 2), self.classes[keep], self.scores[keep])
+
     def of(self, cls: int, least: float = 0.0) -> Boxes:
         """The boxes of one class scoring at least `least`."""
-        keep = (self.classes == cls) & (self.scores >= least)
-        return Boxes(self.quads[keep], self.classes[keep], self.scores[keep])
+        return self[(self.classes == cls) & (self.scores >= least)]
+
+    @staticmethod
+    def merge(parts: list[Boxes]) -> Boxes:
+        """One set of the boxes of each part, in turn."""
+        return Boxes(np.concatenate([b.quads.reshape(-1, 4, 2) for b in parts]),
+                     np.concatenate([b.classes for b in parts]), np.concatenate([b.scores for b in parts]))
 
 
 def session(path: Path, threads: int = 2):  # noqa: ANN201 - onnxruntime.InferenceSession
@@ -87,21 +96,17 @@ def detect(image: np.ndarray, conf: float = 0.3, iou: float = 0.5, model: Path =
     return decode(out, conf, iou, scale, (left, top))
 
 
-def detect_turned(image: np.ndarray, conf: float = 0.3, iou: float = 0.5, model: Path = DETECTOR,
-                  size: int | None = None, first: Boxes | None = None) -> tuple[Boxes, Boxes]:
-    """The boxes of `detect` and of `detect` on the image turned a quarter, taken back to the image, as one set
-    (rotated NMS per class; `first`: the unturned pass's boxes, where already run), and the turned picture's own
-    boxes taken back. The detector learnt cards lying mostly upright in the picture (no turns in its training,
-    and its last stage on the real photos): the real tune half turned a quarter lost a tenth of its cards
-    (recall 99.24% -> 89.31%). The turned picture's boxes count from TURNED_BOX_SCORE: below it they mostly box
-    books and cloth."""
-    first = detect(image, conf, iou, model, size) if first is None else first
+def detect_turned(image: np.ndarray, first: Boxes, conf: float = 0.3, iou: float = 0.5, model: Path = DETECTOR,
+                  size: int | None = None) -> tuple[Boxes, Boxes]:
+    """The boxes `first` that `detect` found and those of `detect` on the image turned a quarter, taken back to
+    the image, as one set (rotated NMS per class), and the turned picture's own boxes taken back. The detector
+    learnt cards lying mostly upright in the picture (no turns in its training, and its last stage on the real
+    photos): the real tune half turned a quarter lost a tenth of its cards (recall 99.24% -> 89.31%). The turned
+    picture's boxes count from TURNED_BOX_SCORE: below it they mostly box books and cloth."""
     turned = detect(cv2.rotate(image, TURNS[90]), conf, iou, model, size)
-    sure = turned.scores >= TURNED_BOX_SCORE
-    turned = Boxes(turned_back(turned.quads[sure], 90, image.shape).reshape(-1, 4, 2), turned.classes[sure],
-                   turned.scores[sure])
-    return nms(Boxes(np.concatenate([first.quads, turned.quads]), np.concatenate([first.classes, turned.classes]),
-                     np.concatenate([first.scores, turned.scores])), conf, iou), turned
+    turned = turned[turned.scores >= TURNED_BOX_SCORE]
+    turned.quads = turned_back(turned.quads, 90, image.shape).reshape(-1, 4, 2)
+    return nms(Boxes.merge([first, turned]), conf, iou), turned
 
 
 def nms(boxes: Boxes, conf: float, iou: float) -> Boxes:
@@ -113,7 +118,7 @@ def nms(boxes: Boxes, conf: float, iou: float) -> Boxes:
         picked = cv2.dnn.NMSBoxesRotated([rects[i] for i in members], boxes.scores[members].tolist(), conf, iou)
         chosen += [int(members[int(j)]) for j in np.array(picked).reshape(-1)]
     chosen.sort(key=lambda i: -boxes.scores[i])
-    return Boxes(boxes.quads[chosen].reshape(-1, 4, 2), boxes.classes[chosen], boxes.scores[chosen])
+    return boxes[np.array(chosen, int)]
 
 
 def decode(out: np.ndarray, conf: float, iou: float, scale: float, pad: tuple[float, float]) -> Boxes:

@@ -161,10 +161,15 @@ def _parts(q: np.ndarray, spans: list) -> np.ndarray:
     return np.array(out, np.float32)
 
 
+def aspect(quad: np.ndarray) -> float:
+    """A quad's long side over its short side (a card's: CARD_ASPECT)."""
+    short, long = mean_sides(portrait_corners(quad))
+    return float(long / max(short, 1e-6))
+
+
 def card_shape_off(quad: np.ndarray) -> float:
     """How far (relative) a quad's long / short side ratio is from a card's."""
-    short, long = mean_sides(portrait_corners(quad))
-    return abs(long / max(short, 1e-6) / CARD_ASPECT - 1.0)
+    return abs(aspect(quad) / CARD_ASPECT - 1.0)
 
 
 def outline_from_index(index_quad: np.ndarray) -> np.ndarray:
