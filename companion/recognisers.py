@@ -11,6 +11,7 @@ recogniser is refereed from the dashboard (the player enters moves); the camera 
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,9 +58,12 @@ class VisionCards:
             self._predict(np.zeros((96, 96, 3), np.uint8))
         except Exception as exc:  # noqa: BLE001 - whatever stops it, the loop must run without it
             raise RecogniserUnavailable(f"the card recogniser cannot run: {type(exc).__name__}: {exc}") from None
+        update = importlib.import_module("vision.cards.update")
+        self.follower = update.Follower(functools.partial(self._predict, codes=self._codes))
 
     def detect(self, image: np.ndarray) -> Any:
-        return self._predict(image, codes=self._codes)
+        """The cards of the table's next still view (a map's by what changed since the last: `Follower`)."""
+        return self.follower.read(image)
 
     def read(self, image: np.ndarray) -> Reading:
         return self._reading(self.detect(image), image.shape)

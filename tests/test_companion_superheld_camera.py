@@ -204,6 +204,7 @@ def test_the_companion_referees_the_superheld_video(tmp_path: Path, video: tuple
                             "ambiguous"], list(zip(video[1], verdicts, strict=False))
     else:  # the general reader may miss a card on a frame: shown as a misread, settled by the next still
         assert verdicts.count("violation") == 1 and verdicts[-1] == "ambiguous", verdicts
+        assert isinstance(recogniser, VisionSuperheld) and recogniser.follower.updated >= len(verdicts) // 2
     record = session.record()
     assert record["moves"] == TRUE_MOVES
     state = Match.replay(Record("superheld", {}, SETUP, record["moves"])).to_json()

@@ -8,7 +8,8 @@ import pytest
 from vision.bench import changed_scene, standard_scene
 from vision.cards import predict
 from vision.cards.labels import CARD_CODES
-from vision.cards.update import changed_region, update
+from vision.cards.update import Follower, changed_region, update
+from vision.detections import CardDetections
 
 
 def _swapped(k: int) -> tuple[np.ndarray, np.ndarray, str]:
@@ -39,3 +40,46 @@ def test_an_unchanged_frame_gives_the_previous_reading() -> None:
     before, _, _ = _swapped(0)
     previous = predict(before)
     assert update(before, previous, before.copy()) is previous
+
+
+def test_a_follower_reads_a_map_by_its_changes_and_now_and_then_whole() -> None:
+    """The live loop's reader: the map's second view is an update (the swapped card read, the rest kept), every
+    third view here is read whole, and a view of another size is read whole."""
+    before, after, new = _swapped(22)
+    calls: list[tuple[int, int]] = []
+
+    def counted(image: np.ndarray, **options: object) -> CardDetections:
+        calls.append(image.shape[:2])
+        return predict(image, **options)  # type: ignore[arg-type]
+
+    follower = Follower(counted, full_every=3)
+    first = follower.read(before)
+    assert calls == [(720, 1280)] and follower.updated == 0
+    second = follower.read(after)
+    assert follower.updated == 1 and len(calls) == 2 and calls[1][0] * calls[1][1] < 0.2 * 720 * 1280  # the region
+    assert new in second.codes and new not in first.codes
+    assert len(second) == len(first)  # no card of the region's border read twice
+    third = follower.read(after.copy())
+    assert follower.updated == 2 and third is second and len(calls) == 2  # nothing changed: nothing read
+    follower.read(before)
+    assert follower.updated == 2 and calls[-1] == (720, 1280)  # the third view after a whole read: whole
+    small = np.ascontiguousarray(before[:360, :640])
+    follower.read(small)
+    assert calls[-1] == (360, 640) and follower.updated == 2
+
+
+def test_a_follower_off_a_map_reads_every_view_whole() -> None:
+    """A few cards (a Scoundrel table) are no map: each view is read whole, as an update's stacks would be cut."""
+    before, after, _ = _swapped(0)
+    calls: list[tuple[int, int]] = []
+
+    def few(image: np.ndarray, **options: object) -> CardDetections:
+        calls.append(image.shape[:2])
+        return predict(image, **options)[:5]  # type: ignore[arg-type]
+
+    follower = Follower(few)
+    follower.read(before)
+    follower.read(after)
+    assert calls == [(720, 1280)] * 2 and follower.updated == 0
+    with pytest.raises(ValueError, match="full_every"):
+        Follower(predict, full_every=0)

@@ -7,17 +7,21 @@ region are replaced by what the region shows now; the others are kept as they we
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
 from vision.cards import MAP_BOXES
 from vision.cards.detect import FULL_SIZE
+from vision.cards.geometry import points_in_quads
 from vision.detections import CardDetections
 
 DIFF_LEVEL = 30  # grey levels at quarter resolution
 SCALE = 4
 MIN_SIZE = 160  # px: the smallest square a region is read at by the detector
 LEAST_CARD = 0.5  # of a card's area (from the previous reading): smaller blobs in a region are not cards
+FULL_EVERY = 10  # a follower's updates between two whole-frame reads: a card an update misread is not kept long
 
 
 def changed_region(before: np.ndarray, after: np.ndarray, grow: int) -> tuple[int, int, int, int] | None:
@@ -73,4 +77,52 @@ def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, pred
              if len(fresh) else np.zeros(0, bool))
     near_border = inside & ~((centres[:, 0] >= x0 + margin) & (centres[:, 0] < x1 - margin)
                              & (centres[:, 1] >= y0 + margin) & (centres[:, 1] < y1 - margin))
-    return CardDetections.merge([previous[~inside | near_border], fresh[whole]])
+    kept = previous[~inside | near_border]
+    fresh = fresh[whole]
+    return CardDetections.merge([kept, fresh[~_on_any(fresh, kept)]])
+
+
+def _on_any(cards: CardDetections, others: CardDetections) -> np.ndarray:
+    """Per card, whether its centre lies in one of `others` or one of theirs in it: a card the region's border cuts
+    is read there with its centre shifted inwards, and the whole frame's reading of it is kept instead."""
+    if not len(cards) or not len(others):
+        return np.zeros(len(cards), bool)
+    return (points_in_quads(cards.centres, others.corners).any(axis=1)
+            | points_in_quads(others.centres, cards.corners).any(axis=0))
+
+
+class Follower:
+    """Reads the still views of one table in turn, each map view by what changed since the one before.
+
+    A map of 48 touching cards takes a whole-frame read about 115 ms and an update about 15 (`companion
+    vision-bench`). Off a map (fewer than MAP_BOXES cards last read), on a frame of another size, and every
+    FULL_EVERY-th view, the whole frame is read: an update keeps what lies outside its region as it was read,
+    so a slip there would otherwise stay. `predict` is `vision.cards.predict` with the table's options bound.
+    """
+
+    def __init__(self, predict: Callable[..., CardDetections], full_every: int = FULL_EVERY) -> None:
+        if full_every < 1:
+            raise ValueError(f"full_every must be at least 1, not {full_every}")
+        self._predict = predict
+        self._full_every = full_every
+        self._last: tuple[np.ndarray, CardDetections] | None = None
+        self._updates = 0
+        self.updated = 0  # views read by an update, for the benchmarks and tests
+
+    def read(self, image: np.ndarray) -> CardDetections:
+        """The cards in `image`, the next view of the table."""
+        last = self._last
+        if (last is None or last[0].shape != image.shape or len(last[1]) < MAP_BOXES
+                or self._updates >= self._full_every - 1):
+            cards = self._predict(image)
+            self._updates = 0
+        else:
+            cards = update(last[0], last[1], image, predict=self._predict)
+            self._updates += 1
+            self.updated += 1
+        self._last = (image.copy(), cards)  # a camera may hand the same buffer over again, filled anew
+        return cards
+
+    def forget(self) -> None:
+        """The next view is read whole (the table was set up anew)."""
+        self._last = None
