@@ -1567,12 +1567,15 @@ def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetectio
     table looks like a blank card to the detector, as a dark one's looks like a back (seed 4343: one false
     unread card of 7, and none of the true ones). Nor one whose middle shows no paper and only colours the
     table shows (`of_table`, `paperless`): a hole on a cloth lit unevenly lies far from the border's mean
-    (selection seed 777: a hole on a green table, 7.3 from it; the real tune half unchanged)."""
+    (selection seed 777: a hole on a green table, 7.3 from it; the real tune half unchanged). Either needs nearly
+    every pixel of the middle in a colour the table shows (`of_table`): on a cluttered counter the border's mean
+    was a court picture's mean too (real tune IMG_2509 turned a quarter: a lone KC boxed at 0.91, dropped before
+    its turned outline read it)."""
     if not len(unread):
         return backs, unread
     colours = centre_colours(image, unread.corners)
     lab = table_lab(image, found)
-    table = like_table(colours, lab) | (of_table(image, unread.corners, lab) & paperless(image, unread.corners))
+    table = of_table(image, unread.corners, lab) & (like_table(colours, lab) | paperless(image, unread.corners))
     unread, colours = unread[~table], colours[~table]
     turned = look_like_backs(image, unread.corners, colours)
     seen = _face_down(unread.corners[turned], unread.confidence[turned], colours[turned])
