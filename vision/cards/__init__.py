@@ -76,6 +76,7 @@ STACK_BEFORE_MM = (12.0, 18.0, 24.0)  # and a card whose strip shows above a rea
 PAPER_LAB, PAPER_SHARE = 20.0, 0.6  # a band whose pixels lie this near a card's paper colour, this many, is paper
 SQUEEZE_STEP_MM = 14.0  # the least step seen between a stack's indices (the generator's 18 mm, foreshortened)
 STACK_MOST = 6  # steps between two read cards of a stack at most
+UPS = (0, 1)  # the ways up a placed card is tried: 0 as the card it is placed from lies, 1 turned 180 degrees
 STACK_NARROWER = (0.9, 0.8)  # a walk also places a card this much narrower than the outline it walks from (0.9
 # alone: ten seeds 57 -> 53 errors without the rank test, selection sets 32 -> 34)
 WALK_SURER = 0.1  # a walked card whose index lies on a read card's replaces it where this much surer
@@ -899,12 +900,12 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     frames = [to_frame(faces.corners.reshape(-1, 2), card_to_image(q)).reshape(-1, 4, 2)  # every card in q's (mm)
               for q in faces.corners]
     ways: list[np.ndarray] = []
-    origins: list[tuple[np.ndarray, np.ndarray]] = []  # each way's card and point (mm in its frame)
+    origins: list[tuple[np.ndarray, np.ndarray, int]] = []  # each way's card, point (mm in its frame) and way up
     for a in range(len(faces)):
         if _paper_above(image, faces.corners[a]):
             points = index - np.outer(STACK_BEFORE_MM, [0.0, 1.0])
             ways += _placed_at(faces.corners[a], points)
-            origins += [(faces.corners[a], p) for p in points for _ in (0, 1)]
+            origins += [(faces.corners[a], p, up) for p in points for up in UPS]
         for b in range(len(faces)):
             if b == a:
                 continue
@@ -919,14 +920,15 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
             if shifts:
                 points = top + index + np.concatenate(shifts)
                 ways += _placed_at(faces.corners[ref], points)
-                origins += [(faces.corners[ref], p) for p in points for _ in (0, 1)]
+                origins += [(faces.corners[ref], p, up) for p in points for up in UPS]
     if not ways:
         return CardDetections()
     outlines = _best_placed(image, ways)
     codes, sure, _ = read_cards_first(image, outlines)
     own = list(range(len(outlines)))  # the reading at the outline's own width each reading stands for
     unsure = [i for i in own if codes[i] in CARD_CODES and sure[i] < STACK_WALK_READ]
-    narrow = [(i, _placed_at(origins[i][0], origins[i][1][None], f)[i % 2]) for i in unsure for f in STACK_NARROWER]
+    narrow = [(i, _placed_at(card, point[None], f, (up,))[0]) for i in unsure for card, point, up in [origins[i]]
+              for f in STACK_NARROWER]
     if narrow:  # a narrower card only where the outline's own names a card too unsurely
         more = _best_placed(image, [w for _, w in narrow])
         more_codes, more_sure, _ = read_cards_first(image, more)
@@ -965,12 +967,14 @@ def _outwalks(code: str, sure: float, other: str, other_sure: float) -> bool:
     return sure >= other_sure + WALK_SURER and code[:-1] != other[:-1]
 
 
-def _placed_at(card: np.ndarray, points_mm: np.ndarray, narrower: float = 1.0) -> list[np.ndarray]:
-    """The placements of a stack's card whose index lies at each of `points_mm` in `card`'s frame, either way up
-    at each point, shaped as `card` or as the card `narrower` times as wide at its printed top."""
+def _placed_at(card: np.ndarray, points_mm: np.ndarray, narrower: float = 1.0,
+               ups: tuple[int, ...] = UPS) -> list[np.ndarray]:
+    """The placements of a stack's card whose index lies at each of `points_mm` in `card`'s frame, each way up of
+    `ups` at each point (point by point), shaped as `card` or as the card `narrower` times as wide at its printed
+    top."""
     points = cv2.perspectiveTransform(np.asarray(points_mm, np.float32)[None], card_to_image(card))[0]
     shape = card if narrower == 1.0 else cards_at_top(card, mean_sides(card)[0] * narrower)[0]
-    return [w for point in points for w in _placements(shape, point, STACK_SIDEWAYS_MM, STACK_JITTER_MM)]
+    return [w for point in points for w in _placements(shape, point, STACK_SIDEWAYS_MM, STACK_JITTER_MM, ups)]
 
 
 def _upright_in(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1042,13 +1046,15 @@ def _best_placed(image: np.ndarray, ways: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(sets).astype(np.float32)
 
 
-def _placements(card: np.ndarray, point: np.ndarray, sideways_mm: float, jitter_mm: float) -> list[np.ndarray]:
-    """The card either way up, each (M, 4, 2) moved so that its printed index lies on `point` (`_moved_to`) and
-    `jitter_mm` each way of it (only there for 0): the shapes a card laid beside it in a fan may have."""
+def _placements(card: np.ndarray, point: np.ndarray, sideways_mm: float, jitter_mm: float,
+                ups: tuple[int, ...] = UPS) -> list[np.ndarray]:
+    """The card each way up of `ups` (UPS: either), each (M, 4, 2) moved so that its printed index lies on `point`
+    (`_moved_to`) and `jitter_mm` each way of it (only there for 0): the shapes a card laid beside it in a fan
+    may have."""
     j = jitter_mm
     offsets = [(dx, dy) for dx in (-j, 0.0, j) for dy in (-j, 0.0, j)] if j else [(0.0, 0.0)]
     return [np.array([_moved_to(shape, point, sideways_mm, d) for d in offsets], np.float32)
-            for shape in (card, rotate_corners(card, 2))]
+            for shape in (rotate_corners(card, 2 * up) for up in ups)]
 
 
 def _at_own_index(points: np.ndarray, cards: np.ndarray) -> np.ndarray:
