@@ -79,3 +79,28 @@ def test_a_lone_court_on_a_cluttered_counter_is_not_taken_for_the_table() -> Non
 
     image = cv2.rotate(cv2.imread(str(REAL / "IMG_2509.JPG")), cv2.ROTATE_90_CLOCKWISE)
     assert predict(image).codes == ["KC"]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_one_card_read_from_both_ends_is_one_card() -> None:
+    """Real tune photo IMG_2471 turned 180 degrees: a nine of clubs half under a pair of glasses was outlined twice,
+    read 9C at 1.0 from one end and QC at 0.88 from the other, centres 8.5 mm apart: one card."""
+    import cv2
+
+    from vision.cards import predict
+
+    cards = predict(cv2.rotate(cv2.imread(str(REAL / "IMG_2471.JPG")), cv2.ROTATE_180))
+    assert cards.codes == ["9C"]
+
+
+def test_readings_at_one_place_count_once_only_when_read_from_opposite_ends() -> None:
+    from vision.cards import _one_per_place
+    from vision.cards.geometry import rotate_corners
+    from vision.detections import CardDetections
+
+    card = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float32)  # 1 px a mm
+    upside_down = rotate_corners(card + [3, 5], 2)
+    step_on = card + [0, 20]  # a stack's next card, the same way up, a step on
+    cards = CardDetections(["9C", "QC", "4S", "?"], np.stack([card, upside_down, step_on, rotate_corners(card, 2)]),
+                           np.array([1.0, 0.88, 0.95, 0.9], np.float32), np.full(4, -1, np.int16), np.ones(4, bool))
+    assert _one_per_place(cards).codes == ["9C", "4S"]

@@ -76,6 +76,8 @@ STACK_BEFORE_MM = (12.0, 18.0, 24.0)  # and a card whose strip shows above a rea
 PAPER_LAB, PAPER_SHARE = 20.0, 0.6  # a band whose pixels lie this near a card's paper colour, this many, is paper
 SQUEEZE_STEP_MM = 14.0  # the least step seen between a stack's indices (the generator's 18 mm, foreshortened)
 STACK_MOST = 6  # steps between two read cards of a stack at most
+SAME_PLACE_MM = 11.0  # two readings' centres this close, read from opposite ends, are one card (8: IMG_2471's 8.5)
+CARD_CENTRE_MM = np.array([CARD_W_MM / 2, CARD_H_MM / 2], np.float32)  # in the card's own frame
 UPS = (0, 1)  # the ways up a placed card is tried: 0 as the card it is placed from lies, 1 turned 180 degrees
 STACK_NARROWER = (0.9, 0.8)  # a walk also places a card this much narrower than the outline it walks from (0.9
 # alone: ten seeds 57 -> 53 errors without the rank test, selection sets 32 -> 34)
@@ -201,7 +203,34 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     if stacks and judged:
         cards = _fanned_late(image, boxes.of(INDEX), _narrowed(image, cards), faces, conf)
         cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
+    if not in_map:
+        cards = _one_per_place(cards)
     return _not_turned_only(_reported(_in_deck(image, cards, codes)), turned_only)
+
+
+def _top_turn(a: np.ndarray, b: np.ndarray) -> float:
+    """Degrees (0-180) between two outlines' printed top sides."""
+    u, v = a[1] - a[0], b[1] - b[0]
+    return float(np.degrees(abs(np.arctan2(u[0] * v[1] - u[1] * v[0], u @ v))))
+
+
+def _one_per_place(cards: CardDetections) -> CardDetections:
+    """Off a map, the cards less each face-up reading (read ones first, surest first) whose centre lies within
+    SAME_PLACE_MM of a kept one's, in that card's frame, with its printed top turned more than 135 degrees from
+    that card's: one card outlined twice, read from opposite ends by different steps (real tune IMG_2471 turned
+    180 degrees: a 9C at 1.0 and a QC at 0.88, centres 8.5 mm apart). A weapon stack's cards lie at least a step
+    (SQUEEZE_STEP_MM) apart and the same way up (the same rule without the turn lost three of them: ten seeds
+    53 -> 55, selection sets 32 -> 33)."""
+    up = [k for k, c in enumerate(cards.codes) if c != "back"]
+    kept: list[int] = []
+    drop: list[int] = []
+    for k in sorted(up, key=lambda k: (cards.codes[k] == UNREAD, -cards.confidence[k])):
+        if any(np.linalg.norm(to_frame(cards.centres[k:k + 1], card_to_image(cards.corners[j]))[0] - CARD_CENTRE_MM)
+               < SAME_PLACE_MM and _top_turn(cards.corners[k], cards.corners[j]) > 135.0 for j in kept):
+            drop.append(k)
+        else:
+            kept.append(k)
+    return _without(cards, drop)
 
 
 def _not_turned_only(cards: CardDetections, turned_only: np.ndarray) -> CardDetections:
