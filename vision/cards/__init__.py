@@ -1294,12 +1294,19 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
     card; its outline stays its box. Real tune half: 2 tens read right, none lost; the synthetic selection sets
     unchanged. Since session 15 each box is also turned by INDEX_TURNS and taken from the card's box grown by
     INDEX_REACH: 3 more cards (a ten on white paper, an ace and a king cut by the frame), none lost, the selection
-    sets unchanged."""
+    sets unchanged. Since session 29 a box lying at a printed index of another card read surely (`_at_own_index`)
+    is left to that card: real tune IMG_2624 shrunk to 0.7 read an unsure queen as the 9H beside it through the
+    nine's own index, and the whole nine was then dropped as its code read twice."""
     asked = [k for k, c in enumerate(cards.codes)
              if c == UNREAD or (c != "back" and cards.confidence[k] < BY_INDEX_UNSURE)]
     if not asked or not len(indices.quads):
         return cards
     inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[asked], INDEX_REACH))
+    sure = [k for k, c in enumerate(cards.codes) if c in CARD_CODES and cards.confidence[k] >= SURE_READING]
+    for j, k in enumerate(asked):  # a box at a printed corner of another card read surely is that card's index
+        others = [i for i in sure if i != k]
+        if others:
+            inside[:, j] &= ~_at_own_index(indices.quads.mean(axis=1), cards.corners[others])
     ways = {k: _index_ways(indices.quads[inside[:, j]]) for j, k in enumerate(asked)}
     owner = [k for k in asked for _ in ways[k]]
     if not owner:
