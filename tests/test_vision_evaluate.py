@@ -351,3 +351,29 @@ def test_vision_eval_turns_the_real_photos(tmp_path: Path) -> None:
     assert out["real"]["turn"] == 90 and out["real"]["cards"] == 3
     bad = subprocess.run(base[:-1] + ["45"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--turn" in bad.stderr
+
+
+def test_real_photos_read_scaled_are_scored_on_their_own_labels(tmp_path: Path) -> None:
+    """The labelled photo read shrunk and enlarged (a camera further off or nearer): its readings are taken back onto
+    the photo, so the score stays its own (9C found and read, KD found and named a queen, the ace missed)."""
+    import json
+    import subprocess
+
+    import pytest
+
+    from vision.cards import predict
+    from vision.evaluate import evaluate_real, scaled_predictor
+
+    _labelled_photo(tmp_path)
+    for factor in (0.8, 1.25):
+        score = evaluate_real(tmp_path, scaled_predictor(predict, factor))
+        assert (score.boxes, score.found, score.rank_right) == (3, 2, 1), factor
+    assert scaled_predictor(predict, 1.0) is predict
+    with pytest.raises(ValueError, match="not 5"):
+        scaled_predictor(predict, 5.0)
+    base = _real_eval(tmp_path, "--scale", "0.8")
+    done = subprocess.run(base + ["--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["real"]["scale"] == 0.8
+    bad = subprocess.run(base[:-1] + ["3"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "0.25 to 2.0" in bad.stderr
