@@ -16,6 +16,8 @@ from vision.table import table_distance, table_pixels
 
 TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the table (seed 777: false backs 0.6-2.7
 # from it, true ones 8.2 and more)
+PALE_L = 140.0  # paper is lighter than this (OpenCV's 0-255 L: L* 55) in a picture lit as most are
+PAPER_BRIGHTEST, PAPER_OF_BRIGHTEST = 99.0, 0.6  # ... or than 0.6 of the picture's 99th lightness percentile
 PAPER_SHARE = 0.1  # a card whose middle shows less paper than this may be a back (faces: 0.32 and more on the
 # real tune half's unread cards, but for two dark photos at 0.01-0.02; the backs read as unread faces: 0)
 SAME_BACK = 8.0  # a middle this near a sure back's in the same picture is that design's (two backs of one pile: 2)
@@ -68,15 +70,25 @@ def centre_colour(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return _centre_lab(image, corners).mean(axis=0)
 
 
-def paper_share(image: np.ndarray, corners: np.ndarray) -> float:
-    """How much of a card's middle is pale, colourless paper: most of a face (pips, an index), none of a back."""
-    return float(_pale(_centre_lab(image, corners)).mean())
+def paper_share(image: np.ndarray, corners: np.ndarray, least: float = PALE_L) -> float:
+    """How much of a card's middle is pale, colourless paper: most of a face (pips, an index), none of a back.
+    `least`: the lightness paper has at least in this picture (`paper_lightness`)."""
+    return float(_pale(_centre_lab(image, corners), least).mean())
 
 
-def _pale(lab: np.ndarray) -> np.ndarray:
-    """Which Lab pixels (..., 3) are pale, colourless paper: L* over 55 (140 on OpenCV's 0-255 scale), chroma
-    under 18."""
-    return (lab[..., 0] > 140.0) & (np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0) < 18.0)
+def paper_lightness(image: np.ndarray) -> float:
+    """The lightness (OpenCV's 0-255 L) paper has at least in this picture: PALE_L, or less in a dark picture,
+    PAPER_OF_BRIGHTEST of its brightest (PAPER_BRIGHTEST percentile): a white face photographed at dusk is grey."""
+    small = image if min(image.shape[:2]) <= 64 else cv2.resize(image, None, fx=0.25, fy=0.25,
+                                                                 interpolation=cv2.INTER_AREA)
+    lightness = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0]
+    return float(min(PALE_L, PAPER_OF_BRIGHTEST * np.percentile(lightness, PAPER_BRIGHTEST)))
+
+
+def _pale(lab: np.ndarray, least: float = PALE_L) -> np.ndarray:
+    """Which Lab pixels (..., 3) are pale, colourless paper: L* over 55 (PALE_L, 140 on OpenCV's 0-255 scale, or
+    `least`), chroma under 18."""
+    return (lab[..., 0] > least) & (np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0) < 18.0)
 
 
 @cache
@@ -140,7 +152,9 @@ def like_a_design(colours: np.ndarray) -> np.ndarray:
 
 def paperless(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """(N,): which outlines' middles show almost no paper (under PAPER_SHARE): a back's, or the table's; no face's."""
-    return np.array([paper_share(image, o) < PAPER_SHARE for o in np.asarray(outlines).reshape(-1, 4, 2)], bool)
+    quads = np.asarray(outlines).reshape(-1, 4, 2)
+    least = paper_lightness(image) if len(quads) else PALE_L
+    return np.array([paper_share(image, o, least) < PAPER_SHARE for o in quads], bool)
 
 
 def table_lab(image: np.ndarray, found: np.ndarray) -> np.ndarray | None:
