@@ -377,3 +377,26 @@ def test_real_photos_read_scaled_are_scored_on_their_own_labels(tmp_path: Path) 
     assert json.loads(done.stdout)["real"]["scale"] == 0.8
     bad = subprocess.run(base[:-1] + ["3"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "0.25 to 2.0" in bad.stderr
+
+
+def test_real_photos_read_in_another_light_keep_their_labels(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    import pytest
+
+    from vision.cards import predict
+    from vision.evaluate import evaluate_real, lit_predictor
+
+    _labelled_photo(tmp_path)
+    score = evaluate_real(tmp_path, lit_predictor(predict, 0.8))
+    assert score.boxes == 3 and score.found >= 1
+    assert lit_predictor(predict, 1.0) is predict
+    with pytest.raises(ValueError, match="not 0.1"):
+        lit_predictor(predict, 0.1)
+    base = _real_eval(tmp_path, "--light", "0.8")
+    done = subprocess.run(base + ["--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["real"]["light"] == 0.8
+    bad = subprocess.run(base[:-1] + ["9"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "0.3 to 2.0" in bad.stderr

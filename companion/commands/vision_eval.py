@@ -25,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="read the real photos turned this many degrees clockwise (a camera held another way round)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="read the real photos resized by this factor, 0.25-2 (a camera further off or nearer)")
+    p.add_argument("--light", type=float, default=1.0,
+                   help="read the real photos with their light multiplied by this factor, 0.3-2 (a dimmer room)")
     p.add_argument("--scenes", type=int, default=20, help="held-out synthetic scenes (0: none)")
     p.add_argument("--seed", type=int, default=60606,
                    help="the synthetic scenes' seed (one no training or choice used gives an honest figure)")
@@ -48,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.evaluate import (
         evaluate_real,
         evaluate_synthetic,
+        lit_predictor,
         scaled_predictor,
         turned_predictor,
         whole_card_reading,
@@ -59,9 +62,9 @@ def run(args: argparse.Namespace) -> int:
     failures: list[dict[str, object]] = []
     try:
         if args.real is not None and args.real.is_dir():
-            seen = turned_predictor(scaled_predictor(predict, args.scale), args.turn)
+            seen = turned_predictor(scaled_predictor(lit_predictor(predict, args.light), args.scale), args.turn)
             score = evaluate_real(args.real, seen, args.limit, args.split, read_suits(args.suits))
-            result["real"] = score.to_json() | {"turn": args.turn, "scale": args.scale}
+            result["real"] = score.to_json() | {"turn": args.turn, "scale": args.scale, "light": args.light}
             failures = score.failures
             if args.failures:
                 result["failures"] = failures
@@ -82,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     real = result["real"]
     if isinstance(real, dict):
-        turn = (f", turned {args.turn} degrees" if args.turn else "") + (f", scaled {args.scale:g}"
-                                                                         if args.scale != 1.0 else "")
+        turn = ((f", turned {args.turn} degrees" if args.turn else "")
+                + (f", scaled {args.scale:g}" if args.scale != 1.0 else "")
+                + (f", light x{args.light:g}" if args.light != 1.0 else ""))
         print(f"real photos, {args.split}{turn} ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
               f"{real['recall_iou50']:.2%} ({real['found_unread']} of them unread, '?'), rank accuracy "
               f"{real['rank_accuracy_of_read']:.2%} of read, {real['rank_accuracy_of_found']:.2%} of found "
