@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.cards.geometry import quad_bounds
 from vision.detections import CardDetections
-from vision.evaluate import _extra
+from vision.evaluate import _extra, evaluate_real
 
 
 def _dets(codes: list[str], boxes: list[tuple[float, float, float, float]]) -> CardDetections:
@@ -353,50 +354,30 @@ def test_vision_eval_turns_the_real_photos(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "--turn" in bad.stderr
 
 
-def test_real_photos_read_scaled_are_scored_on_their_own_labels(tmp_path: Path) -> None:
-    """The labelled photo read shrunk and enlarged (a camera further off or nearer): its readings are taken back onto
-    the photo, so the score stays its own (9C found and read, KD found and named a queen, the ace missed)."""
+@pytest.mark.parametrize(("option", "factors", "outside", "message"),
+                         [("scale", (0.8, 1.25), 5.0, "0.25 to 2.0"), ("light", (0.8, 1.2), 0.1, "0.3 to 2.0")])
+def test_real_photos_read_resized_or_relit_are_scored_on_their_own_labels(
+        tmp_path: Path, option: str, factors: tuple[float, float], outside: float, message: str) -> None:
+    """The labelled photo read shrunk and enlarged (a camera further off or nearer), or dimmer and brighter: the
+    readings are taken back onto the photo, so the score stays its own (9C found and read, KD found and named a
+    queen, the ace missed)."""
     import json
     import subprocess
 
-    import pytest
-
     from vision.cards import predict
-    from vision.evaluate import evaluate_real, scaled_predictor
+    from vision.evaluate import lit_predictor, scaled_predictor
 
+    seen = {"scale": scaled_predictor, "light": lit_predictor}[option]
     _labelled_photo(tmp_path)
-    for factor in (0.8, 1.25):
-        score = evaluate_real(tmp_path, scaled_predictor(predict, factor))
+    for factor in factors:
+        score = evaluate_real(tmp_path, seen(predict, factor))
         assert (score.boxes, score.found, score.rank_right) == (3, 2, 1), factor
-    assert scaled_predictor(predict, 1.0) is predict
-    with pytest.raises(ValueError, match="not 5"):
-        scaled_predictor(predict, 5.0)
-    base = _real_eval(tmp_path, "--scale", "0.8")
+    assert seen(predict, 1.0) is predict
+    with pytest.raises(ValueError, match=f"not {outside}"):
+        seen(predict, outside)
+    base = _real_eval(tmp_path, f"--{option}", str(factors[0]))
     done = subprocess.run(base + ["--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["real"]["scale"] == 0.8
-    bad = subprocess.run(base[:-1] + ["3"], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "0.25 to 2.0" in bad.stderr
-
-
-def test_real_photos_read_in_another_light_keep_their_labels(tmp_path: Path) -> None:
-    import json
-    import subprocess
-
-    import pytest
-
-    from vision.cards import predict
-    from vision.evaluate import evaluate_real, lit_predictor
-
-    _labelled_photo(tmp_path)
-    score = evaluate_real(tmp_path, lit_predictor(predict, 0.8))
-    assert score.boxes == 3 and score.found >= 1
-    assert lit_predictor(predict, 1.0) is predict
-    with pytest.raises(ValueError, match="not 0.1"):
-        lit_predictor(predict, 0.1)
-    base = _real_eval(tmp_path, "--light", "0.8")
-    done = subprocess.run(base + ["--json"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["real"]["light"] == 0.8
-    bad = subprocess.run(base[:-1] + ["9"], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "0.3 to 2.0" in bad.stderr
+    assert json.loads(done.stdout)["real"][option] == factors[0]
+    bad = subprocess.run(base[:-1] + [str(outside)], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and message in bad.stderr
