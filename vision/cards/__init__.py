@@ -78,6 +78,7 @@ SQUEEZE_STEP_MM = 14.0  # the least step seen between a stack's indices (the gen
 STACK_MOST = 6  # steps between two read cards of a stack at most
 SAME_PLACE_MM = 11.0  # two readings' centres this close, read from opposite ends, are one card (8: IMG_2471's 8.5)
 CARD_CENTRE_MM = np.array([CARD_W_MM / 2, CARD_H_MM / 2], np.float32)  # in the card's own frame
+UNREAD_LEAST_AREA = 0.25  # an unread card inside the picture is at least this share of the read cards' median area
 UPS = (0, 1)  # the ways up a placed card is tried: 0 as the card it is placed from lies, 1 turned 180 degrees
 STACK_NARROWER = (0.9, 0.8)  # a walk also places a card this much narrower than the outline it walks from (0.9
 # alone: ten seeds 57 -> 53 errors without the rank test, selection sets 32 -> 34)
@@ -205,7 +206,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
         cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
     if not in_map:
         cards = _one_per_place(cards)
-    return _not_turned_only(_reported(_in_deck(image, cards, codes)), turned_only)
+    return _not_turned_only(_card_sized(image, _reported(_in_deck(image, cards, codes))), turned_only)
 
 
 def _top_turn(a: np.ndarray, b: np.ndarray) -> float:
@@ -231,6 +232,22 @@ def _one_per_place(cards: CardDetections) -> CardDetections:
         else:
             kept.append(k)
     return _without(cards, drop)
+
+
+def _card_sized(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """The cards less each unread one inside the picture whose outline is smaller than UNREAD_LEAST_AREA of the
+    read cards' median: a detector box round a card's visible part is half a card or more where the card is worth
+    asking about (real tune half read four ways round: true unread cards 0.42 and more, a frame-cut ten the
+    least), while specks of print on a book or a box read as nothing lie at 0.03-0.30. One the frame cuts keeps
+    its box: its size says nothing of the card."""
+    unread = np.array([c == UNREAD for c in cards.codes], bool)
+    read = np.array([c in CARD_CODES for c in cards.codes], bool)
+    if not unread.any() or not read.any():
+        return cards
+    areas = np.array([cv2.contourArea(q) for q in cards.corners], np.float32)
+    least = UNREAD_LEAST_AREA * float(np.median(areas[read]))
+    speck = [k for k in np.nonzero(unread)[0] if areas[k] < least and _in_image(cards.corners[k], image)]
+    return _without(cards, speck)
 
 
 def _not_turned_only(cards: CardDetections, turned_only: np.ndarray) -> CardDetections:
