@@ -122,7 +122,3 @@ class Follower:
             self.updated += 1
         self._last = (image.copy(), cards)  # a camera may hand the same buffer over again, filled anew
         return cards
-
-    def forget(self) -> None:
-        """The next view is read whole (the table was set up anew)."""
-        self._last = None
