@@ -85,10 +85,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     real = result["real"]
     if isinstance(real, dict):
-        turn = ((f", turned {args.turn} degrees" if args.turn else "")
-                + (f", scaled {args.scale:g}" if args.scale != 1.0 else "")
-                + (f", light x{args.light:g}" if args.light != 1.0 else ""))
-        print(f"real photos, {args.split}{turn} ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
+        seen_as = ((f", turned {args.turn} degrees" if args.turn else "")
+                   + (f", scaled {args.scale:g}" if args.scale != 1.0 else "")
+                   + (f", light x{args.light:g}" if args.light != 1.0 else ""))
+        print(f"real photos, {args.split}{seen_as} ({real['images']} images, {real['cards']} cards): recall@IoU0.5 "
               f"{real['recall_iou50']:.2%} ({real['found_unread']} of them unread, '?'), rank accuracy "
               f"{real['rank_accuracy_of_read']:.2%} of read, {real['rank_accuracy_of_found']:.2%} of found "
               f"({real['rank_accuracy_of_all']:.2%} of all); {real['extra_cards']} extra cards")

@@ -223,14 +223,15 @@ def _one_per_place(cards: CardDetections) -> CardDetections:
     (SQUEEZE_STEP_MM) apart and the same way up (the same rule without the turn lost three of them: ten seeds
     53 -> 55, selection sets 32 -> 33)."""
     up = [k for k, c in enumerate(cards.codes) if c != "back"]
-    kept: list[int] = []
+    centres = cards.centres
+    kept: list[tuple[int, np.ndarray]] = []  # each kept card and its frame (card mm -> image)
     drop: list[int] = []
     for k in sorted(up, key=lambda k: (cards.codes[k] == UNREAD, -cards.confidence[k])):
-        if any(np.linalg.norm(to_frame(cards.centres[k:k + 1], card_to_image(cards.corners[j]))[0] - CARD_CENTRE_MM)
-               < SAME_PLACE_MM and _top_turn(cards.corners[k], cards.corners[j]) > 135.0 for j in kept):
+        if any(np.linalg.norm(to_frame(centres[k:k + 1], frame)[0] - CARD_CENTRE_MM) < SAME_PLACE_MM
+               and _top_turn(cards.corners[k], cards.corners[j]) > 135.0 for j, frame in kept):
             drop.append(k)
         else:
-            kept.append(k)
+            kept.append((k, card_to_image(cards.corners[k])))
     return _without(cards, drop)
 
 
@@ -1318,12 +1319,14 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
              if c == UNREAD or (c != "back" and cards.confidence[k] < BY_INDEX_UNSURE)]
     if not asked or not len(indices.quads):
         return cards
-    inside = points_in_quads(indices.quads.mean(axis=1), _scaled(cards.corners[asked], INDEX_REACH))
+    centres = indices.quads.mean(axis=1)
+    inside = points_in_quads(centres, _scaled(cards.corners[asked], INDEX_REACH))
     sure = [k for k, c in enumerate(cards.codes) if c in CARD_CODES and cards.confidence[k] >= SURE_READING]
+    owned = {i: _at_own_index(centres, cards.corners[i]) for i in sure}  # the boxes at each sure card's indices
     for j, k in enumerate(asked):  # a box at a printed corner of another card read surely is that card's index
-        others = [i for i in sure if i != k]
-        if others:
-            inside[:, j] &= ~_at_own_index(indices.quads.mean(axis=1), cards.corners[others])
+        for i in sure:
+            if i != k:
+                inside[:, j] &= ~owned[i]
     ways = {k: _index_ways(indices.quads[inside[:, j]]) for j, k in enumerate(asked)}
     owner = [k for k in asked for _ in ways[k]]
     if not owner:
