@@ -372,6 +372,21 @@ def test_a_map_card_under_a_hand_is_read_through_its_empty_cell() -> None:
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_card_read_as_a_joker_unsurely_is_read_again() -> None:
+    """Seed 8080, scene 2: an 8D beside a hand boxed at 0.83 read as a joker at 0.29 through its box, and a joker
+    is ignored, so the card was lost; read again as an unread card, its cell reads it."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(8080, 3)
+    assert kind == "superheld"
+    truth = next(t for t in truths if t.code == "8D")
+    dets = predict(image)
+    found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == "8D"]
+    assert len(found) == 1 and quad_iou(found[0], truth.corners) > 0.7
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
 def test_a_map_card_beyond_the_grids_bounds_is_read_through_the_cell_its_neighbours_outline() -> None:
     """Selection seed 6464, scene 10: an AC at the end of a row on a noisy cloth has no box of the detector's; its
     cell lies one ring beyond the map's bounds, where the whole map's fit lies a fifth of a card off."""

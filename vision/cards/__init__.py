@@ -63,6 +63,7 @@ from vision.detections import CardDetections
 MIN_CONFIDENCE = 0.5
 BOX_SCORE = 0.3  # the detector score a card, back or index box needs (but see FAN_INDEX_SCORE)
 PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
+JOKER_READ = 0.5  # a joker read less surely is read again as an unread card: a joker is ignored, a card lost
 MIN_READ = 0.4  # a reading less sure than this is no reading (40 synthetic scenes, seed 777: 7 of 71 wrong codes,
 # 5 of 11 false cards and 2 of 482 right codes lie below it)
 ON_CARD_MARGIN = 0.08  # an index box this far (of the card's size) outside a read card still lies on it
@@ -758,7 +759,8 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
         outlines, scores = np.concatenate([outlines, again]), np.concatenate([scores, again_scores])
         backing = np.concatenate([backing, again_backing])
     sure = (conf * scores) ** 0.5
-    codes = [c if sure[i] >= MIN_READ else "none" for i, c in enumerate(codes)]
+    codes = [c if sure[i] >= MIN_READ and (c != "JOKER" or conf[i] >= JOKER_READ) else "none"
+             for i, c in enumerate(codes)]
     read = _face_up(codes, corners, sure, [i for i, c in enumerate(codes) if c not in ("none", "JOKER")])
     read = CardDetections.merge([read, beneath])
     lost = [i for i, c in enumerate(codes) if c == "none" and backing[i] >= unread_score]
@@ -1638,9 +1640,10 @@ def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetectio
         return backs, unread
     colours = centre_colours(image, unread.corners)
     lab = table_lab(image, found)
-    table = of_table(image, unread.corners, lab) & (like_table(colours, lab) | paperless(image, unread.corners))
-    unread, colours = unread[~table], colours[~table]
-    turned = look_like_backs(image, unread.corners, colours)
+    bare = paperless(image, unread.corners)  # a back's middle and the table's alike: judged once for both
+    table = of_table(image, unread.corners, lab) & (like_table(colours, lab) | bare)
+    unread, colours, bare = unread[~table], colours[~table], bare[~table]
+    turned = like_a_design(colours) & bare  # `look_like_backs`
     seen = _face_down(unread.corners[turned], unread.confidence[turned], colours[turned])
     return CardDetections.merge([backs, seen]), unread[~turned]
 
