@@ -387,6 +387,22 @@ def test_a_card_read_as_a_joker_unsurely_is_read_again() -> None:
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_an_unread_card_of_a_map_is_not_read_as_the_card_another_unread_box_read_surer() -> None:
+    """Seed 1618, scene 8: a JD at a map's corner, its box unread, was read as the KD beside it through a cell a
+    third of a card off (0.75), while the KD's own unread box read it at 0.89; one deck then named the JD QH."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(1618, 9)
+    assert kind == "superheld"
+    dets = predict(image)
+    for code in ("JD", "KD"):
+        truth = next(t for t in truths if t.code == code)
+        found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == code]
+        assert len(found) == 1 and quad_iou(found[0], truth.corners) > 0.6
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
 def test_a_map_card_beyond_the_grids_bounds_is_read_through_the_cell_its_neighbours_outline() -> None:
     """Selection seed 6464, scene 10: an AC at the end of a row on a noisy cloth has no box of the detector's; its
     cell lies one ring beyond the map's bounds, where the whole map's fit lies a fifth of a card off."""

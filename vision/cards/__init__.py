@@ -1196,7 +1196,7 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     a, b = len(unsure), len(unsure) + len(beside)
     faces = _surer(faces, codes[:a], conf[:a], corners[:a], unsure_of)
     sure = (conf[a:b] * unread.confidence[beside_of]) ** 0.5 if beside_of else conf[a:b]  # with the box's score
-    rescued, unread = _rescued(unread, codes[a:b], sure, corners[a:b], beside_of, MIN_READ)
+    rescued, unread = _rescued(unread, codes[a:b], sure, corners[a:b], beside_of, MIN_READ, once=True)
     in_holes = _face_up(codes, corners, conf, [j for j in range(b, len(codes))
                                                 if codes[j] not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ])
     shows = [outlines[j] for j in range(len(codes) - len(rim), len(codes))
@@ -1539,22 +1539,26 @@ def _cells_of_unread(image: np.ndarray, grid: Grid, unread: CardDetections,
 
 
 def _rescued(unread: CardDetections, codes: list[str], sure: np.ndarray, corners: np.ndarray, owner: list[int],
-             least: float) -> tuple[CardDetections, CardDetections]:
+             least: float, once: bool = False) -> tuple[CardDetections, CardDetections]:
     """The unread cards now read, each through its surest outline (readings of `owner[j]`, as sure as `least`) that
     no surer card read so lies on (IoU 0.5), and those still unread (read as no card, or not as surely): two unread
     boxes each spanning two cards share one (selection seed 5353: two boxes read the same 4C surest, and the
     second's own 3C beside it, at 1.0 through its cell, was lost with it). A box read only as a card read so
-    already is that card's."""
+    already is that card's. `once` (a map, laid from one deck): a box takes a code a surer box took only where it
+    reads no other; else it keeps its next reading or stays unread for the later steps (seed 1618: a JD at a map's
+    corner read as the KD beside it through a cell a third of a card off, at 0.75 against the KD's own 0.89, and
+    one deck then named it QH; a reading of the code of a card two unread boxes share still goes to one deck)."""
     best: dict[int, int] = {}  # unread card -> its surest reading
     shared: set[int] = set()  # unread cards read as a card another one was read as, surer
-    for j in sorted(range(len(owner)), key=lambda j: -sure[j]):
-        k = owner[j]
-        if k in best or codes[j] in ("none", "JOKER") or sure[j] < least:
-            continue
-        if any(quad_iou(corners[j], corners[i]) >= 0.5 for i in best.values()):
-            shared.add(k)
-        else:
-            best[k] = j
+    for clashing in ((False, True) if once else (True,)):
+        for j in sorted(range(len(owner)), key=lambda j: -sure[j]):
+            k = owner[j]
+            if k in best or codes[j] in ("none", "JOKER") or sure[j] < least:
+                continue
+            if any(quad_iou(corners[j], corners[i]) >= 0.5 for i in best.values()):
+                shared.add(k)
+            elif clashing or all(codes[i] != codes[j] for i in best.values()):
+                best[k] = j
     read = _face_up(codes, corners, sure, [best[k] for k in sorted(best)])
     still = np.ones(len(unread), bool)
     still[list(best) + sorted(shared)] = False
