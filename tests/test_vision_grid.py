@@ -403,6 +403,23 @@ def test_an_unread_card_of_a_map_is_not_read_as_the_card_another_unread_box_read
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_map_card_read_through_its_index_box_alone_is_read_again_in_its_cell() -> None:
+    """Seed 99180, scene 4: a 3S boxed across two cards, laid off its index box askew and read 3C at 0.99; its cell
+    of the map reads it right."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(99180, 5)
+    assert kind == "superheld"
+    truth = next(t for t in truths if t.code == "3S")
+    assert "3C" not in {t.code for t in truths}
+    dets = predict(image)
+    assert "3C" not in dets.codes
+    found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == "3S"]
+    assert len(found) == 1 and quad_iou(found[0], truth.corners) > 0.8
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
 def test_a_map_card_beyond_the_grids_bounds_is_read_through_the_cell_its_neighbours_outline() -> None:
     """Selection seed 6464, scene 10: an AC at the end of a row on a noisy cloth has no box of the detector's; its
     cell lies one ring beyond the map's bounds, where the whole map's fit lies a fifth of a card off."""

@@ -429,7 +429,7 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
         if indices is not None:
             cards = _read_by_index(image, cards, indices)
         return _code_once(_split_pairs(image, _read_strips(image, cards)))
-    cards = _read_in_grid(image, grid, faces, CardDetections.merge([fanned, backs]), unread)
+    cards = _read_in_grid(image, grid, faces, CardDetections.merge([_in_own_cells(image, grid, fanned), backs]), unread)
     cards, grid = _regrown(image, grid, cards)
     if whole:
         cards = _read_jittered(image, grid, cards)
@@ -438,6 +438,22 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     cards, held = _off_grid_on_map(cards, held)
     cards, held = _off_grid_twice(image, grid, cards, held)
     return one_deck(image, cards, held)
+
+
+def _in_own_cells(image: np.ndarray, grid: Grid, cards: CardDetections) -> CardDetections:
+    """A map's cards read through an index box alone (`_read_loose_indices`), each read again through the grid's
+    cell nearest it, whose reading as sure as EMPTY_CELL_READ names it with that outline: a card is laid off its
+    index box at the box's scale and turn, a map's cell at the map's (seed 99180: a 3S boxed across two cards,
+    laid off its index askew and read 3C at 0.99, reads 3S through its cell)."""
+    if not len(cards):
+        return cards
+    near = grid.cells_of(cards.centres)
+    codes, conf, corners = read_cards(image, grid.outlines(near))
+    out = cards[np.arange(len(cards))]
+    for k in range(len(cards)):
+        if codes[k] in CARD_CODES and conf[k] >= EMPTY_CELL_READ and grid.holds(corners[k].mean(axis=0))[0]:
+            out.codes[k], out.confidence[k], out.corners[k] = codes[k], conf[k], corners[k]
+    return out
 
 
 def _off_grid_twice(image: np.ndarray, grid: Grid, cards: CardDetections,
