@@ -19,6 +19,7 @@ from vision.assignment import min_cost_assignment
 from vision.cards.backs import (
     back_designs,
     centre_colours,
+    centre_medians,
     framed_in_paper,
     like_a_design,
     like_backs_seen,
@@ -1234,8 +1235,10 @@ def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetec
         return CardDetections()
     quads = np.array(holes, np.float32)
     colours = centre_colours(image, quads)
-    keep = (like_backs_seen(colours, centre_colours(image, cards.corners[sure])) & ~like_table(colours, table)
-            & ~of_table(image, quads, table) & paperless(image, quads))
+    backs = cards.corners[sure]
+    seen = (like_backs_seen(colours, centre_colours(image, backs))
+            | like_backs_seen(centre_medians(image, quads), centre_medians(image, backs)))  # a finger on it
+    keep = seen & ~like_table(colours, table) & ~of_table(image, quads, table) & paperless(image, quads)
     return _face_down(quads[keep], np.full(int(keep.sum()), PROPOSAL_SCORE), colours[keep])
 
 

@@ -70,6 +70,12 @@ def centre_colour(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return _centre_lab(image, corners).mean(axis=0)
 
 
+def centre_medians(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """(N, 3) median Lab colour of each outline's middle: its design's colour where a finger or a coin covers
+    less than half of it, which the mean is not."""
+    return np.array([np.median(_centre_lab(image, o), axis=0) for o in outlines], np.float32).reshape(-1, 3)
+
+
 def paper_share(image: np.ndarray, corners: np.ndarray, least: float = PALE_L) -> float:
     """How much of a card's middle is pale, colourless paper: most of a face (pips, an index), none of a back.
     `least`: the lightness paper has at least in this picture (`paper_lightness`)."""
