@@ -25,7 +25,8 @@ WHOLE = 0.9  # until one holds this share of the cards
 LEANS = 0.25  # of the pitch: a point this far off its cell's centre may be a card of the next cell
 HOMOGRAPHY_CARDS = 8  # fewer cards in the grid fit an affine map
 NEIGHBOURS = 8  # the cards nearest an unread one whose frames outline its cell
-CELL_SIZE = 0.1  # how much larger a grid's cells may be than the cards in them (cards laid apart: a room)
+CELL_SIZE = 0.15  # how much larger a grid's cells may be than the cards in them (cards laid apart: a room; a map
+# in steep perspective under a hand, its outlines tight: 0.11, seed 80996)
 CELL_SMALLER = 0.15  # and how much smaller (the loose outlines of a map's tiny cards)
 ACROSS_DEG = 30.0  # a card whose long side lies this near a grid row's direction is laid across the grid
 OBLONG = 1.2  # long / short side of an outline whose long side tells how its card lies
