@@ -10,6 +10,7 @@ import pytest
 from vision.cards.detect import DETECTOR
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, quad_iou
 from vision.cards.grid import cells_beside, map_grid
+from vision.detections import CardDetections
 from vision.synth.layouts import scoundrel_table, superheld_map
 from vision.synth.scene import compose
 
@@ -28,6 +29,27 @@ def _corners(truths: list) -> np.ndarray:
 def _shifted(corners: np.ndarray, along: float) -> np.ndarray:
     """The outline moved sideways by `along` of a card's width: a box spanning two touching cards."""
     return (corners + along * (corners[1] - corners[0])).astype(np.float32)
+
+
+def _map_read(seed: int, scene: int) -> tuple[list, CardDetections]:
+    """A map scene of the synthetic evaluation (`synthetic_scenes`) and the pipeline's reading of it."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(seed, scene + 1)
+    assert kind == "superheld"
+    return truths, predict(image)
+
+
+def _outlines_of(dets: CardDetections, code: str) -> list[np.ndarray]:
+    return [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == code]
+
+
+def _read_once_iou(truths: list, dets: CardDetections, code: str) -> float:
+    """How well the one reading of `code` outlines its true card (0 where it is read more or less than once)."""
+    truth = next(t for t in truths if t.code == code)
+    found = _outlines_of(dets, code)
+    return quad_iou(found[0], truth.corners) if len(found) == 1 else 0.0
 
 
 def test_every_card_of_a_map_lies_in_its_grid_cell() -> None:
@@ -385,64 +407,31 @@ def test_a_map_card_under_a_hand_is_read_through_its_empty_cell() -> None:
 def test_a_card_read_as_a_joker_unsurely_is_read_again() -> None:
     """Seed 8080, scene 2: an 8D beside a hand boxed at 0.83 read as a joker at 0.29 through its box, and a joker
     is ignored, so the card was lost; read again as an unread card, its cell reads it."""
-    from vision.cards import predict
-    from vision.evaluate import synthetic_scenes
-
-    *_, (kind, _, _, image, truths) = synthetic_scenes(8080, 3)
-    assert kind == "superheld"
-    truth = next(t for t in truths if t.code == "8D")
-    dets = predict(image)
-    found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == "8D"]
-    assert len(found) == 1 and quad_iou(found[0], truth.corners) > 0.7
+    assert _read_once_iou(*_map_read(8080, 2), "8D") > 0.7
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
 def test_an_unread_card_of_a_map_is_not_read_as_the_card_another_unread_box_read_surer() -> None:
     """Seed 1618, scene 8: a JD at a map's corner, its box unread, was read as the KD beside it through a cell a
     third of a card off (0.75), while the KD's own unread box read it at 0.89; one deck then named the JD QH."""
-    from vision.cards import predict
-    from vision.evaluate import synthetic_scenes
-
-    *_, (kind, _, _, image, truths) = synthetic_scenes(1618, 9)
-    assert kind == "superheld"
-    dets = predict(image)
-    for code in ("JD", "KD"):
-        truth = next(t for t in truths if t.code == code)
-        found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == code]
-        assert len(found) == 1 and quad_iou(found[0], truth.corners) > 0.6
+    truths, dets = _map_read(1618, 8)
+    assert _read_once_iou(truths, dets, "JD") > 0.6 and _read_once_iou(truths, dets, "KD") > 0.6
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
 def test_a_map_card_read_through_its_index_box_alone_is_read_again_in_its_cell() -> None:
     """Seed 99180, scene 4: a 3S boxed across two cards, laid off its index box askew and read 3C at 0.99; its cell
     of the map reads it right."""
-    from vision.cards import predict
-    from vision.evaluate import synthetic_scenes
-
-    *_, (kind, _, _, image, truths) = synthetic_scenes(99180, 5)
-    assert kind == "superheld"
-    truth = next(t for t in truths if t.code == "3S")
-    assert "3C" not in {t.code for t in truths}
-    dets = predict(image)
-    assert "3C" not in dets.codes
-    found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == "3S"]
-    assert len(found) == 1 and quad_iou(found[0], truth.corners) > 0.8
+    truths, dets = _map_read(99180, 4)
+    assert "3C" not in {t.code for t in truths} and "3C" not in dets.codes
+    assert _read_once_iou(truths, dets, "3S") > 0.8
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
 def test_a_map_card_beyond_the_grids_bounds_is_read_through_the_cell_its_neighbours_outline() -> None:
     """Selection seed 6464, scene 10: an AC at the end of a row on a noisy cloth has no box of the detector's; its
     cell lies one ring beyond the map's bounds, where the whole map's fit lies a fifth of a card off."""
-    from vision.cards import predict
-    from vision.evaluate import synthetic_scenes
-
-    *_, (kind, _, _, image, truths) = synthetic_scenes(6464, 11)
-    assert kind == "superheld"
-    truth = next(t for t in truths if t.code == "AC")
-    dets = predict(image)
-    found = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == "AC"]
-    assert len(found) == 1 and quad_iou(found[0], truth.corners) > 0.6
-
+    assert _read_once_iou(*_map_read(6464, 10), "AC") > 0.6
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
@@ -498,12 +487,6 @@ def test_a_back_under_a_hand_in_a_maps_empty_cell_is_read_as_a_back() -> None:
 def test_a_back_in_a_maps_empty_cell_with_a_finger_on_it_is_read_as_a_back() -> None:
     """Seed 99180, scene 0: a back a fingertip lies on (boxed at 0.28); its middle's mean, skin taken in, lay 10
     from the map's backs, its median on them."""
-    from vision.cards import predict
-    from vision.evaluate import synthetic_scenes
-
-    *_, (kind, _, _, image, truths) = synthetic_scenes(99180, 1)
-    assert kind == "superheld"
+    truths, dets = _map_read(99180, 0)
     truth = next(t for t in truths if t.code == "back" and abs(t.corners.mean(axis=0) - [362, 359]).max() < 5)
-    dets = predict(image)
-    backs = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c == "back"]
-    assert len([q for q in backs if quad_iou(q, truth.corners) > 0.5]) == 1
+    assert len([q for q in _outlines_of(dets, "back") if quad_iou(q, truth.corners) > 0.5]) == 1

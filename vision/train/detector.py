@@ -27,7 +27,7 @@ NAME = "obb"
 
 
 def train(data: str, epochs: int, imgsz: int, batch: int, fraction: float, name: str = NAME,
-          init: Path | None = None, warmup: float = 3.0, lr0: float | None = None) -> Path:
+          init: Path | None = None, warmup: float = 3.0, lr0: float | None = None, degrees: float = 0.0) -> Path:
     from ultralytics import YOLO
 
     last = RUNS / name / "weights" / "last.pt"
@@ -43,7 +43,7 @@ def train(data: str, epochs: int, imgsz: int, batch: int, fraction: float, name:
         rate = {"optimizer": "AdamW", "lr0": lr0} if lr0 is not None else {}
         model.train(**rate, data=data, epochs=epochs, imgsz=imgsz, batch=batch, workers=2, device="cpu", plots=False,
                     amp=False, project=str(RUNS), name=name, exist_ok=True, close_mosaic=max(1, epochs // 5),
-                    fraction=fraction, patience=100, seed=6, warmup_epochs=warmup, deterministic=False, degrees=0.0,
+                    fraction=fraction, patience=100, seed=6, warmup_epochs=warmup, deterministic=False, degrees=degrees,
                     fliplr=0.5, mosaic=1.0, scale=0.4, translate=0.1, cache=False, val=True)
     return RUNS / name / "weights"
 
@@ -129,6 +129,9 @@ def main() -> None:
     p.add_argument("--last", action="store_true", help="export last.pt (the last epoch) instead of best.pt")
     p.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs (less when fine-tuning)")
     p.add_argument("--lr0", type=float, default=None, help="AdamW's learning rate (default: ultralytics' choice)")
+    p.add_argument("--degrees", type=float, default=0.0,
+                   help="turn each training picture by up to this many degrees either way (the real photos show "
+                        "cards mostly upright)")
     p.add_argument("--from-onnx", nargs=2, type=Path, metavar=("ONNX", "PT"), default=None,
                    help="write a checkpoint with an exported model's weights (calibrated on DATA's val images)")
     a = p.parse_args()
@@ -141,7 +144,7 @@ def main() -> None:
         best = weights / "best.pt" if (weights / "best.pt").exists() and not a.last else weights / "last.pt"
         export(best, a.export, a.imgsz)
         return
-    train(a.data, a.epochs, a.imgsz, a.batch, a.fraction, a.name, a.init, a.warmup, a.lr0)
+    train(a.data, a.epochs, a.imgsz, a.batch, a.fraction, a.name, a.init, a.warmup, a.lr0, a.degrees)
 
 
 if __name__ == "__main__":
