@@ -924,13 +924,6 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
         return CardDetections()
     outlines = _best_placed(image, candidates)
     codes, sure, _ = read_cards_first(image, outlines)
-    if laid:  # a card laid off its index box onto bare table (no paper, only the table's colours) lies the other
-        # way: seed 80996, a 2S's bottom index laid a 7C off over a dark cloth; a white card on a pale table shows
-        # paper and is kept (seed 9090: a stack's top 3S, which the table test alone lost)
-        quads = outlines[laid]
-        bare = of_table(image, quads, table_lab(image, faces.corners)) & paperless(image, quads)
-        for i in np.array(laid)[bare]:
-            codes[i] = "none"
     best: dict[int, int] = {}  # index box -> its most sure reading
     for i, k in enumerate(group):
         if codes[i] not in ("none", "JOKER") and (k not in best or sure[best[k]] < sure[i]):
