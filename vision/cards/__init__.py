@@ -451,7 +451,7 @@ def _in_own_cells(image: np.ndarray, grid: Grid, cards: CardDetections) -> CardD
     near = grid.cells_of(cards.centres)
     codes, conf, corners = read_cards(image, grid.outlines(near))
     out = cards[np.arange(len(cards))]
-    for k in range(len(cards)):
+    for k in range(len(cards)):  # each alone: `holds` joins the points it is given through one another
         if codes[k] in CARD_CODES and conf[k] >= EMPTY_CELL_READ and grid.holds(corners[k].mean(axis=0))[0]:
             out.codes[k], out.confidence[k], out.corners[k] = codes[k], conf[k], corners[k]
     return out
@@ -1570,8 +1570,9 @@ def _rescued(unread: CardDetections, codes: list[str], sure: np.ndarray, corners
     one deck then named it QH; a reading of the code of a card two unread boxes share still goes to one deck)."""
     best: dict[int, int] = {}  # unread card -> its surest reading
     shared: set[int] = set()  # unread cards read as a card another one was read as, surer
+    surest_first = sorted(range(len(owner)), key=lambda j: -sure[j])
     for clashing in ((False, True) if once else (True,)):
-        for j in sorted(range(len(owner)), key=lambda j: -sure[j]):
+        for j in surest_first:
             k = owner[j]
             if k in best or codes[j] in ("none", "JOKER") or sure[j] < least:
                 continue
@@ -1667,7 +1668,7 @@ def _backs_unread(image: np.ndarray, backs: CardDetections, unread: CardDetectio
     bare = paperless(image, unread.corners)  # a back's middle and the table's alike: judged once for both
     table = of_table(image, unread.corners, lab) & (like_table(colours, lab) | bare)
     unread, colours, bare = unread[~table], colours[~table], bare[~table]
-    turned = like_a_design(colours) & bare  # `look_like_backs`
+    turned = look_like_backs(image, unread.corners, colours, bare)
     seen = _face_down(unread.corners[turned], unread.confidence[turned], colours[turned])
     return CardDetections.merge([backs, seen]), unread[~turned]
 

@@ -142,13 +142,15 @@ def back_designs(colours: np.ndarray) -> np.ndarray:
     return _design_distances(colours).argmin(axis=1).astype(np.int16)
 
 
-def look_like_backs(image: np.ndarray, outlines: np.ndarray, colours: np.ndarray) -> np.ndarray:
+def look_like_backs(image: np.ndarray, outlines: np.ndarray, colours: np.ndarray,
+                    bare: np.ndarray | None = None) -> np.ndarray:
     """(N,): which cards (outlines and their `centre_colours`) show a back's middle: almost no paper, and near a
     back design's colour. The detector calls a back with a white border a face-up card now and then (a pile of
-    them on a Scoundrel table), which then reads as an unread face."""
+    them on a Scoundrel table), which then reads as an unread face. `bare`: their `paperless`, where already
+    judged."""
     if len(outlines) == 0:
         return np.zeros(0, bool)
-    return like_a_design(colours) & paperless(image, outlines)
+    return like_a_design(colours) & (paperless(image, outlines) if bare is None else bare)
 
 
 def like_a_design(colours: np.ndarray) -> np.ndarray:
