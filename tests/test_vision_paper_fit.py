@@ -177,6 +177,20 @@ def test_a_real_card_half_under_another_in_one_blob_is_read_from_its_box() -> No
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_card_over_another_in_one_blob_is_outlined_by_its_own_box() -> None:
+    """IMG_2667 turned a quarter: the blob round the ten and the ace under it reads 10D, and both cards' boxes read
+    surely. The ten is outlined by its own box (about x 177-347, y 92-212), not by the blob round both."""
+    import cv2
+
+    from vision.cards import predict
+
+    dets = predict(np.ascontiguousarray(np.rot90(cv2.imread(str(REAL / "IMG_2667.JPG")), 1)))
+    assert sorted(dets.codes) == ["10D", "AC"]
+    ten = np.array([[177, 92], [347, 92], [347, 212], [177, 212]], np.float32)
+    assert quad_iou(dets.corners[dets.codes.index("10D")], ten) >= 0.8
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
 def test_a_real_card_boxed_unsurely_and_read_as_nothing_is_read_turned() -> None:
     """IMG_2543 (real tune half): a king at 45 degrees on a braided rug, boxed upright at 0.57 (under
     UNREAD_SCORE), read as nothing through that box. It is read through a turned outline all the same."""

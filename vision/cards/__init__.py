@@ -137,6 +137,7 @@ BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apa
 BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read again through its index boxes too
 # (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
 # 0.48 read right, none lost; at 0.9 seven cards lost, and a surer reading alone took a 27% visible 8D as JC)
+TOP_BOX_SHARE = 0.8  # a sure box reading a blob's own code, under this share of the blob, outlines its top card
 SPLIT_SQUARE = 1.2  # off a map, an outline this near a square is tried as two cards side by side however sure
 SPLIT_READ = 0.9  # off a map, both halves of an outline round two cards side by side must read this surely
 CROSSWISE_SURER = 0.05  # by which the card must be surer than the face it takes for its strip
@@ -647,18 +648,19 @@ def _overlaps(cards: Boxes, proposals: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def _beneath_blobs(image: np.ndarray, cards: Boxes, proposals: np.ndarray, codes: list[str],
-                   conf: np.ndarray) -> CardDetections:
+                   conf: np.ndarray) -> tuple[CardDetections, list[int]]:
     """The cards under a card that one classical blob takes in with them: a blob read surely (SPLIT_READ) that
     overlaps two sure face-up boxes (MAP_BOX_SCORE) lying apart (each BLOB_BOX_OVERLAP) reads as the top card
     alone. Its boxes are read through their own quads, and a sure reading (SPLIT_READ) of a code the blob's is
     not is a card (real tune half: an ace half under a ten, both boxed at 0.8-0.9, the blob read as the ten; its
     box tightened took in the ten's pips, 10 px too long). The blob stays: two cards side by side are parted
     from it later (`_split_pairs`), surer than through boxes (real tune half: a jack read as another suit
-    through its box).
+    through its box), unless its top card too is read through its box (`_top_boxes`): the blobs so replaced are
+    returned with the cards.
     """
     sure = cards.scores >= MAP_BOX_SCORE
     if int(sure.sum()) < 2 or not len(proposals):
-        return CardDetections()
+        return CardDetections(), []
     quads, scores = cards.quads[sure], cards.scores[sure]
     inside = pairwise_iou(quads, proposals) >= BLOB_BOX_OVERLAP  # (boxes, blobs)
     apart = pairwise_iou(quads, quads) < BLOB_BOX_OVERLAP
@@ -666,11 +668,32 @@ def _beneath_blobs(image: np.ndarray, cards: Boxes, proposals: np.ndarray, codes
              if conf[j] >= SPLIT_READ and apart[np.ix_(inside[:, j], inside[:, j])].any()]
     ask = sorted({int(i) for j in blobs for i in np.nonzero(inside[:, j])[0]})
     if not ask:
-        return CardDetections()
+        return CardDetections(), []
     read, read_conf, corners = read_cards(image, np.array([portrait_corners(q) for q in quads[ask]], np.float32))
     taken = {codes[j] for j in blobs}
     keep = [k for k, c in enumerate(read) if c in CARD_CODES and c not in taken and read_conf[k] >= SPLIT_READ]
-    return _face_up(read, corners, (read_conf * scores[ask]) ** 0.5, keep)
+    tops = _top_boxes(quads[ask], read, read_conf, inside[ask], proposals, {j: codes[j] for j in blobs}, keep)
+    return _face_up(read, corners, (read_conf * scores[ask]) ** 0.5, keep + sorted(set(tops.values()))), sorted(tops)
+
+
+def _top_boxes(quads: np.ndarray, read: list[str], conf: np.ndarray, inside: np.ndarray, proposals: np.ndarray,
+               blob_codes: dict[int, str], beneath: list[int]) -> dict[int, int]:
+    """Blob -> the box (of `quads`, read as `read`) that outlines the blob's top card: the box reading the blob's
+    own code surely (SPLIT_READ) and smaller than TOP_BOX_SHARE of it, where every other box inside the blob was
+    read as a card beneath (`beneath`). The blob's outline takes in the cards under the top one, and the cards
+    beneath, read through their boxes, outrank it as their twins (real tune half turned a quarter: IMG_2667's ten
+    over an ace, its blob read 10D dropped beside the ace's box; one card more turned 90 and 270, none lost, the
+    synthetic sets alike). A blob with a box beneath left unread stays for `_split_pairs` (IMG_2658: a jack
+    beside a nine)."""
+    tops = {}
+    for j, code in blob_codes.items():
+        area = cv2.contourArea(proposals[j])
+        mine = np.nonzero(inside[:, j])[0]
+        top = [k for k in mine if read[k] == code and conf[k] >= SPLIT_READ
+               and cv2.contourArea(quads[k]) < TOP_BOX_SHARE * area]
+        if top and all(k == top[0] or k in beneath for k in mine):
+            tops[j] = int(top[0])
+    return tops
 
 
 def _second_look(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
@@ -767,7 +790,7 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
     outlines, scores, backing = _card_outlines(image, cards, proposals)
     codes, conf, corners = read_cards(image, outlines)
     n_boxes = len(outlines) - len(proposals)
-    beneath = _beneath_blobs(image, cards, proposals, codes[n_boxes:], conf[n_boxes:])
+    beneath, topped = _beneath_blobs(image, cards, proposals, codes[n_boxes:], conf[n_boxes:])
     again, again_scores, again_backing = _second_look(image, cards, proposals, codes)
     if len(again):
         more_codes, more_conf, more_corners = read_cards(image, again)
@@ -778,7 +801,9 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
     sure = (conf * scores) ** 0.5
     codes = [c if sure[i] >= MIN_READ and (c != "JOKER" or conf[i] >= JOKER_READ) else "none"
              for i, c in enumerate(codes)]
-    read = _face_up(codes, corners, sure, [i for i, c in enumerate(codes) if c not in ("none", "JOKER")])
+    replaced = {n_boxes + j for j in topped}  # blobs whose top card was read through its own box
+    read = _face_up(codes, corners, sure, [i for i, c in enumerate(codes) if c not in ("none", "JOKER")
+                                           and i not in replaced])
     read = CardDetections.merge([read, beneath])
     lost = [i for i, c in enumerate(codes) if c == "none" and backing[i] >= unread_score]
     m = len(lost)
