@@ -101,6 +101,28 @@ def test_a_mixed_set_links_photos_and_scenes_without_copying(tmp_path: Path) -> 
     assert values.min() >= 0 and values.max() <= 1
 
 
+def test_a_photo_turned_a_quarter_is_written_with_its_labels_on_the_turned_card(tmp_path: Path) -> None:
+    photos, out = tmp_path / "photos", tmp_path / "mix"
+    photos.mkdir()
+    scene = np.full((378, 504, 3), 45, np.uint8)
+    truth = _card((330, 150), 110, 10)
+    paste_card(scene, render_face("AS", 0, 252), truth)
+    cv2.imwrite(str(photos / "IMG_1.JPG"), scene)
+    x0, y0, x1, y1 = (int(v) for v in _bounds(truth))
+    (photos / "IMG_1.xml").write_text(
+        f"<annotation><object><name>ace</name><bndbox><xmin>{x0}</xmin><ymin>{y0}</ymin><xmax>{x1}</xmax>"
+        f"<ymax>{y1}</ymax></bndbox></object></annotation>", encoding="utf-8")
+    assert write_real(photos, out, copies=1, turns=(90, 270)) == 1
+    for deg in (90, 270):
+        image = cv2.imread(str(out / "images" / "train" / f"real_IMG_1_t{deg}.png"))
+        assert image.shape == (504, 378, 3)  # turned, not linked
+        line = (out / "labels" / "train" / f"real_IMG_1_t{deg}.txt").read_text().splitlines()[0].split()
+        quad = np.array(line[1:], float).reshape(4, 2) * [378, 504]
+        mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
+        assert line[0] == "0" and image[mask > 0].mean() > 150  # the card's light paper, not the dark table
+
+
 def test_a_folder_without_annotated_photos_gives_no_real_label(tmp_path: Path) -> None:
     (tmp_path / "photos").mkdir()
     assert write_real(tmp_path / "photos", tmp_path / "mix") == 0

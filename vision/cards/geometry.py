@@ -255,6 +255,16 @@ def fit_sides(points: np.ndarray, corners: np.ndarray, trim: float = 0.18, band:
 TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}  # clockwise degrees
 
 
+def turned_onto(points: np.ndarray, degrees: int, shape: tuple[int, ...]) -> np.ndarray:
+    """Points (..., 2) of a picture of `shape` (h, w, ...) on the picture turned `degrees` clockwise (`TURNS`):
+    the inverse of `turned_back`."""
+    p = np.asarray(points, np.float32)
+    h, w = shape[:2]
+    x, y = p[..., 0], p[..., 1]
+    onto = {90: (h - 1 - y, x), 180: (w - 1 - x, h - 1 - y), 270: (y, w - 1 - x)}[degrees]
+    return np.stack(onto, axis=-1).astype(np.float32)
+
+
 def turned_back(points: np.ndarray, degrees: int, shape: tuple[int, ...]) -> np.ndarray:
     """Points (..., 2) of a picture of `shape` (h, w, ...) turned `degrees` clockwise (`TURNS`), taken back onto
     the picture itself."""

@@ -21,7 +21,15 @@ import cv2
 import numpy as np
 import yaml
 
-from vision.cards.geometry import INDEX_BOX_MM, card_to_image, portrait_corners, quad_bounds, rotate_corners
+from vision.cards.geometry import (
+    INDEX_BOX_MM,
+    TURNS,
+    card_to_image,
+    portrait_corners,
+    quad_bounds,
+    rotate_corners,
+    turned_onto,
+)
 from vision.cards.outline import paper_rect
 from vision.real_photos import labelled_photos
 from vision.synth.generate import DET_CLASSES, label_line
@@ -79,24 +87,36 @@ def photo_labels(image: np.ndarray, boxes: list[tuple[float, float, float, float
     return labels
 
 
-def write_real(folder: Path, out: Path, split: str = "tune", copies: int = 3) -> int:
-    """Link each photo of `split` `copies` times (weights the few real photos against many synthetic ones)."""
+def write_real(folder: Path, out: Path, split: str = "tune", copies: int = 3, turns: tuple[int, ...] = ()) -> int:
+    """Link each photo of `split` `copies` times (weights the few real photos against many synthetic ones), and
+    write it once turned by each of `turns` (clockwise quarter turns, `TURNS`) with its labels turned alike: the
+    photos were shot with their cards mostly upright, and a quarter turn keeps each label exact, where a turn by
+    any angle would widen an upright box round a covered card's visible part (session 30's `--degrees 180`)."""
     img_dir, lbl_dir = out / "images" / "train", out / "labels" / "train"
     img_dir.mkdir(parents=True, exist_ok=True)
     lbl_dir.mkdir(parents=True, exist_ok=True)
     n = 0
     for image_path, image, names in labelled_photos(folder, split):
-        h, w = image.shape[:2]
         labels = photo_labels(image, [b for _, b in names])
-        text = "\n".join(label_line(c, np.clip(q, 0, [w, h]), w, h) for c, q in labels) + "\n"
         for k in range(copies):
             stem = f"real_{image_path.stem}_{k}"
             link = img_dir / f"{stem}{image_path.suffix.lower()}"
             if not link.exists():
                 os.symlink(image_path.resolve(), link)
-            (lbl_dir / f"{stem}.txt").write_text(text, encoding="utf-8")
+            (lbl_dir / f"{stem}.txt").write_text(_label_text(labels, image.shape), encoding="utf-8")
+        for deg in turns:
+            turned = cv2.rotate(image, TURNS[deg])
+            stem = f"real_{image_path.stem}_t{deg}"
+            cv2.imwrite(str(img_dir / f"{stem}.png"), turned)
+            quads = [(c, turned_onto(q, deg, image.shape)) for c, q in labels]
+            (lbl_dir / f"{stem}.txt").write_text(_label_text(quads, turned.shape), encoding="utf-8")
         n += 1
     return n
+
+
+def _label_text(labels: list[tuple[int, np.ndarray]], shape: tuple[int, ...]) -> str:
+    h, w = shape[:2]
+    return "\n".join(label_line(c, np.clip(q, 0, [w, h]), w, h) for c, q in labels) + "\n"
 
 
 def link_synthetic(synth: Path, out: Path) -> int:
@@ -119,8 +139,10 @@ def main() -> None:
     p.add_argument("synth", type=Path, help="a generated synthetic set (images/, labels/)")
     p.add_argument("out", type=Path)
     p.add_argument("--copies", type=int, default=3)
+    p.add_argument("--turns", type=int, nargs="*", default=[], choices=sorted(TURNS),
+                   help="also write each photo turned clockwise by these degrees, its labels turned alike")
     a = p.parse_args()
-    real = write_real(a.real, a.out, copies=a.copies)
+    real = write_real(a.real, a.out, copies=a.copies, turns=tuple(a.turns))
     synth = link_synthetic(a.synth, a.out)
     data = {"path": str(a.out.resolve()), "train": "images/train", "val": "images/val",
             "names": dict(enumerate(DET_CLASSES))}
