@@ -47,3 +47,34 @@ def test_a_scoundrel_room_card_under_glare_lost_at_the_larger_input_is_read() ->
     five = [q for code, q in zip(dets.codes, dets.corners, strict=True) if code == "5H"]
     truth = next(t for t in truths if t.code == "5H")
     assert len(five) == 1 and np.linalg.norm(five[0].mean(axis=0) - truth.corners.mean(axis=0)) < 30
+
+
+def test_a_blob_inside_a_sure_card_box_and_much_smaller_is_part_of_that_card() -> None:
+    from vision.cards import _not_card_parts
+
+    box = np.array([[100, 100], [226, 100], [226, 290], [100, 290]], np.float32)
+    half = np.array([[102, 200], [224, 200], [224, 288], [102, 288]], np.float32)  # its lower half
+    whole = box + np.array([2, 2], np.float32)  # the card's own edges
+    beside = half + np.array([300, 0], np.float32)  # a card lying elsewhere
+    blobs = np.stack([half, whole, beside])
+    sure = Boxes(box[None], np.array([CARD]), np.array([0.84], np.float32))
+    assert _not_card_parts(blobs, sure).tolist() == blobs[1:].tolist()
+    unsure = Boxes(box[None], np.array([CARD]), np.array([0.5], np.float32))
+    assert _not_card_parts(blobs, unsure).tolist() == blobs.tolist()  # an unsure box may be a part itself
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_weapon_stacks_top_card_half_in_shadow_is_read_through_its_box() -> None:
+    """Seed 34733, scene 17: a 3S on a 9D weapon, boxed whole at 0.84; a shadow's edge parts its lower half into a
+    blob of its own, which overruled the box and read AC."""
+    from vision.cards import predict
+    from vision.cards.geometry import quad_iou
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(34733, 18)
+    assert kind == "scoundrel"
+    dets = predict(image)
+    truth = next(t for t in truths if t.code == "3S")
+    three = [q for code, q in zip(dets.codes, dets.corners, strict=True) if code == "3S"]
+    assert len(three) == 1 and quad_iou(three[0], truth.corners) > 0.8
+    assert "AC" not in dets.codes
