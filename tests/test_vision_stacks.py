@@ -559,3 +559,18 @@ def test_a_strip_squeezed_by_a_wide_stack_outline_is_read_through_a_narrower_car
     assert "5S" in dets.codes
     right, wrong, extra, _ = match_cards(dets, truths)
     assert wrong == 0 and right >= 10
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_a_stack_whose_weapon_is_read_late_is_walked_again() -> None:
+    """Seed 34733, scene 33: an 8D weapon under 7C, 5C, 6S and 10S. When the stack was first walked the weapon's
+    region read JS; it reads 8D only after the later steps, and the walk from it to the 6S reads the two cards
+    between."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(34733, 34)
+    assert kind == "scoundrel"
+    codes = set(predict(image).codes)
+    assert {"8D", "7C", "5C", "6S", "10S"} <= codes
+    assert codes <= {t.code for t in truths}

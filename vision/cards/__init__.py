@@ -194,10 +194,12 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     stacks = may_hold_stacks(in_map, faces) if judged else stacks
     faces = _trimmed(image, faces, boxes.of(INDEX)) if stacks else faces
     fanned = _read_loose_indices(image, boxes.of(INDEX), faces, conf, stack=stacks)
+    walked_codes: set[str] = set()  # the codes read when the stacks were first walked
     if stacks:
         walked = _walked(image, CardDetections.merge([faces, fanned]))
         faces, fanned = _outwalked(faces, walked), CardDetections.merge([_outwalked(fanned, walked), walked])
         faces = _not_crosswise(faces, CardDetections.merge([faces, fanned]))
+        walked_codes = set(faces.codes) | set(fanned.codes)
     found = _found(boxes, conf, faces)
     backs = face_down(image, boxes.of(BACK, conf), faces, proposals, found, holes=not stacks)
     unread = _unique(_apart(unread, CardDetections.merge([faces, fanned, backs])))
@@ -208,6 +210,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
                                    stacks=stacks and judged)
     if stacks and judged:
         cards = _fanned_late(image, boxes.of(INDEX), _narrowed(image, cards), faces, conf)
+        late = _walked(image, cards, new=np.array([c not in walked_codes for c in cards.codes], bool))
+        cards = CardDetections.merge([_outwalked(cards, late), late])
         cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
     if not in_map:
         cards = _one_per_place(cards)
@@ -985,7 +989,7 @@ def _read_loose_indices(image: np.ndarray, indices: Boxes, faces: CardDetections
     return _face_up(codes, outlines, sure, picked)
 
 
-def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
+def _walked(image: np.ndarray, cards: CardDetections, new: np.ndarray | None = None) -> CardDetections:
     """The cards of a weapon stack lying between two read cards of it: a stack's cards are laid one step apart
     along their length (each shows the strip above the next), so between two cards laid in line, `n` steps
     of STACK_STEP_MM apart, lie n - 1 cards, whose indices are read where the steps put them (`_placements`:
@@ -1004,8 +1008,15 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     is often a drifting stack's region, wider than its cards (ten seeds 1618 scene 3: a 5S read 0.63 between two
     such cards). Ten seeds 57 -> 53 errors, selection sets 32 alike, fresh seed 43000 21 -> 19; read in one order
     with the outline's own, 53 and 33 (an AS reported 3 px off its walk through its own width); without the rank
-    test 50 and 35 (a JC's index read 8C at 1.0 through a card a fifth narrower)."""
-    faces = cards[np.array([c in CARD_CODES for c in cards.codes], bool)] if len(cards) else cards
+    test 50 and 35 (a JC's index read 8C at 1.0 through a card a fifth narrower).
+    `new` (a mask over `cards`): only pairs holding a card read since the first walk are walked, and only such a
+    card's paper above it: `predict` walks the stacks again at the end, where a weapon's region read JS at first
+    reads 8D (fresh seed 34733 scene 33: the 7C and 5C between it and the 6S; 13 -> 11 errors there). Walking every
+    pair again found three stack cards more on the ten seeds (47 -> 44) but one extra card on the real held-out
+    half."""
+    up = np.array([c in CARD_CODES for c in cards.codes], bool)
+    faces = cards[up] if len(cards) else cards
+    fresh = np.ones(len(faces), bool) if new is None else np.asarray(new, bool)[up]
     index = INDEX_BOX_MM.mean(axis=0)
     off = [card_shape_off(q) for q in faces.corners]
     frames = [to_frame(faces.corners.reshape(-1, 2), card_to_image(q)).reshape(-1, 4, 2)  # every card in q's (mm)
@@ -1013,12 +1024,12 @@ def _walked(image: np.ndarray, cards: CardDetections) -> CardDetections:
     ways: list[np.ndarray] = []
     origins: list[tuple[np.ndarray, np.ndarray, int]] = []  # each way's card, point (mm in its frame) and way up
     for a in range(len(faces)):
-        if _paper_above(image, faces.corners[a]):
+        if fresh[a] and _paper_above(image, faces.corners[a]):
             points = index - np.outer(STACK_BEFORE_MM, [0.0, 1.0])
             ways += _placed_at(faces.corners[a], points)
             origins += [(faces.corners[a], p, up) for p in points for up in UPS]
         for b in range(len(faces)):
-            if b == a:
+            if b == a or not (fresh[a] or fresh[b]):
                 continue
             ref = a if off[a] <= off[b] else b  # the better card-shaped outline measures the steps
             (top, across), (low, side) = (_upright_in(frames[ref][k]) for k in (a, b))
