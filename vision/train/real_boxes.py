@@ -98,12 +98,13 @@ def write_real(folder: Path, out: Path, split: str = "tune", copies: int = 3, tu
     n = 0
     for image_path, image, names in labelled_photos(folder, split):
         labels = photo_labels(image, [b for _, b in names])
+        text = _label_text(labels, image.shape)
         for k in range(copies):
             stem = f"real_{image_path.stem}_{k}"
             link = img_dir / f"{stem}{image_path.suffix.lower()}"
             if not link.exists():
                 os.symlink(image_path.resolve(), link)
-            (lbl_dir / f"{stem}.txt").write_text(_label_text(labels, image.shape), encoding="utf-8")
+            (lbl_dir / f"{stem}.txt").write_text(text, encoding="utf-8")
         for deg in turns:
             turned = cv2.rotate(image, TURNS[deg])
             stem = f"real_{image_path.stem}_t{deg}"
