@@ -574,3 +574,18 @@ def test_a_stack_whose_weapon_is_read_late_is_walked_again() -> None:
     codes = set(predict(image).codes)
     assert {"8D", "7C", "5C", "6S", "10S"} <= codes
     assert codes <= {t.code for t in truths}
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_a_stack_is_walked_from_the_far_end_of_its_top_card_read_upside_down() -> None:
+    """Seed 60606, scene 11: a 4C between the 2D weapon and the 8C on it, whose outline is the better card-shaped
+    of the two and read from its bottom corner: measured from that end the walk crossed the 8C's own face, and
+    the 4C's strip was read AS."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(60606, 12)
+    assert kind == "scoundrel"
+    codes = [c for c in predict(image).codes if c != "back"]
+    assert sorted(codes) == ["2D", "4C", "8C", "AC", "JC"]
+    assert set(codes) <= {t.code for t in truths}

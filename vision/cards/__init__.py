@@ -1032,17 +1032,18 @@ def _walked(image: np.ndarray, cards: CardDetections, new: np.ndarray | None = N
             if b == a or not (fresh[a] or fresh[b]):
                 continue
             ref = a if off[a] <= off[b] else b  # the better card-shaped outline measures the steps
-            (top, across), (low, side) = (_upright_in(frames[ref][k]) for k in (a, b))
-            dx, dy = low - top
-            turn = abs(np.degrees(np.arctan2(side[1], side[0]) - np.arctan2(across[1], across[0])))
-            if turn > STACK_TURN_DEG or abs(dx) > STACK_SIDEWAYS_MM or dy < 2 * STACK_STEP_MM[0]:
-                continue
-            shifts = [np.outer(np.arange(1, n) / n, [dx, dy]) for n in range(2, STACK_MOST + 1)
-                      if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]]
-            if shifts:
-                points = top + index + np.concatenate(shifts)
-                ways += _placed_at(faces.corners[ref], points)
-                origins += [(faces.corners[ref], p, up) for p in points for up in UPS]
+            for card, frame in _ref_ways(faces.corners, frames, ref, a + b - ref):
+                (top, across), (low, side) = (_upright_in(frame[k]) for k in (a, b))
+                dx, dy = low - top
+                turn = abs(np.degrees(np.arctan2(side[1], side[0]) - np.arctan2(across[1], across[0])))
+                if turn > STACK_TURN_DEG or abs(dx) > STACK_SIDEWAYS_MM or dy < 2 * STACK_STEP_MM[0]:
+                    continue
+                shifts = [np.outer(np.arange(1, n) / n, [dx, dy]) for n in range(2, STACK_MOST + 1)
+                          if STACK_STEP_MM[0] <= dy / n <= STACK_STEP_MM[1]]
+                if shifts:
+                    points = top + index + np.concatenate(shifts)
+                    ways += _placed_at(card, points)
+                    origins += [(card, p, up) for p in points for up in UPS]
     if not ways:
         return CardDetections()
     outlines = _best_placed(image, ways)
@@ -1097,6 +1098,18 @@ def _placed_at(card: np.ndarray, points_mm: np.ndarray, narrower: float = 1.0,
     points = cv2.perspectiveTransform(np.asarray(points_mm, np.float32)[None], card_to_image(card))[0]
     shape = card if narrower == 1.0 else cards_at_top(card, mean_sides(card)[0] * narrower)[0]
     return [w for point in points for w in _placements(shape, point, STACK_SIDEWAYS_MM, STACK_JITTER_MM, ups)]
+
+
+def _ref_ways(corners: np.ndarray, frames: list[np.ndarray], ref: int,
+              other: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The outline a walk measures its steps in, with every card in its frame: as read, and turned 180 degrees
+    where the other card lies the other way up (a stack's top card, both of whose indices show, read from its
+    bottom corner measured the steps from that end, across its own face)."""
+    ways = [(corners[ref], frames[ref])]
+    if _top_turn(corners[ref], corners[other]) > 90.0:
+        turned = rotate_corners(corners[ref], 2)
+        ways.append((turned, to_frame(corners.reshape(-1, 2), card_to_image(turned)).reshape(-1, 4, 2)))
+    return ways
 
 
 def _upright_in(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
