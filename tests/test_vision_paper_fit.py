@@ -462,3 +462,32 @@ def test_an_index_box_of_a_surely_read_card_is_not_read_for_its_neighbour() -> N
     nine = (198, 101, 311, 255)  # the label box of the nine
     assert any(c == "9H" and box_iou(nine, quad_bounds(q)) >= 0.5 for c, q in zip(cards.codes, cards.corners,
                                                                                      strict=True))
+
+
+def test_a_small_outline_is_grown_into_the_cards_it_may_be_the_visible_part_of() -> None:
+    from vision.cards.geometry import cards_running_on, mean_sides
+
+    shown = np.array([[100, 50], [140, 50], [140, 110], [100, 110]], np.float32)  # 40 x 60 px of a 63 x 88 card
+    grown = cards_running_on(shown, 63.0, 88.0)
+    assert len(grown) == 8  # lying either way round in it, grown past one end or the other of each side
+    assert all(max(mean_sides(q)) >= 88.0 - 0.5 for q in grown)
+    upright = [q for q in grown if np.allclose(mean_sides(q), (63.0, 88.0), atol=0.5)]
+    assert any(np.allclose(q.min(axis=0), [100, 50]) for q in upright)  # run on to the right and down
+    assert any(np.allclose(q.max(axis=0), [140, 110]) for q in upright)  # run on to the left and up
+    assert not len(cards_running_on(np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32), 63.0, 88.0))
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_card_the_frame_cuts_is_read_through_a_whole_card_running_on_past_the_edge() -> None:
+    """IMG_2614 (real tune half): a ten of clubs cut by the picture's right edge, boxed 64 x 99 px round part of
+    what shows, among cards 86-116 x 133-153 px; its upside-down index lies outside the box. Grown from its paper
+    to a card of the picture's size running on past the edge, it reads 10C."""
+    import cv2
+
+    from vision.cards import predict
+
+    image = cv2.imread(str(REAL / "IMG_2614.JPG"))
+    dets = predict(image)
+    assert sorted(dets.codes) == ["10C", "AS", "KD", "QH", "QS"]
+    ten = dets.corners[dets.codes.index("10C")]
+    assert ten[:, 0].max() > image.shape[1]  # the whole card's outline runs on past the edge

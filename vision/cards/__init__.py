@@ -42,6 +42,7 @@ from vision.cards.geometry import (
     card_to_image,
     cards_at_top,
     cards_of_strip,
+    cards_running_on,
     index_crop,
     mean_sides,
     outline_from_index,
@@ -134,6 +135,8 @@ STRIP_REACH = 1.1  # a weapon stack's strip taken in by its region grown by this
 # outline often ends inside the strip, cutting the index of the card under it in two (selection sets 56 -> 55, the
 # ten measurement seeds 83 -> 79; 1.05-1.15 alike on the selection sets, 1.2 57; real tune half alike)
 BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apart (less) holds two cards
+FRAME_CUT_SHORT = 0.85  # an unread outline the frame cuts whose side is this short of the read cards' is part of one
+FRAME_CUT_PAPER = 2.0  # and its paper's rectangle up to this much larger than its box is what shows of it
 BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read again through its index boxes too
 # (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
 # 0.48 read right, none lost; at 0.9 seven cards lost, and a surer reading alone took a 27% visible 8D as JC)
@@ -454,6 +457,7 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
         cards = _read_paper_fit(image, cards)
         if indices is not None:
             cards = _read_by_index(image, cards, indices)
+        cards = _read_frame_cut(image, cards)
         return _code_once(_split_pairs(image, _read_strips(image, cards)))
     cards = _read_in_grid(image, grid, faces, CardDetections.merge([_in_own_cells(image, grid, fanned), backs]), unread)
     cards, grid = _regrown(image, grid, cards)
@@ -1394,6 +1398,28 @@ def _read_paper_fit(image: np.ndarray, cards: CardDetections) -> CardDetections:
     rects = {k: r for k, r in rects.items() if r is not None}
     ways = {k: [r] + (list(card_shapes(r)) if card_shape_off(r) > SHAPE_OFF else []) for k, r in rects.items()}
     return _read_again(image, cards, ways, rects)
+
+
+def _read_frame_cut(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """The cards, each unread one the picture's edge cuts, smaller than the picture's read cards (their median
+    sides, by FRAME_CUT_SHORT), read again through cards of that size running on past its sides
+    (`cards_running_on`); a reading as sure as TURNED_READ names it, with that whole outline. What shows of a
+    card the frame cuts may be card-shaped, so `_read_card_shaped` leaves it, and its corners then lie inside
+    the card, off its index (real tune IMG_2614: a ten cut to 64 x 99 px among cards 86-116 x 133-153, its
+    upside-down index clear at a corner of what shows)."""
+    whole = [k for k, c in enumerate(cards.codes) if c in CARD_CODES and _in_image(cards.corners[k], image)]
+    asked = [k for k, c in enumerate(cards.codes) if c == UNREAD and not _in_image(cards.corners[k], image)]
+    if not whole or not asked:
+        return cards
+    short, long = np.median([mean_sides(portrait_corners(cards.corners[k])) for k in whole], axis=0)
+    ways: dict[int, list[np.ndarray]] = {}
+    for k in asked:
+        box = cards.corners[k]
+        paper = paper_rect(image, box, most=FRAME_CUT_PAPER)
+        for shown in [box] + ([] if paper is None or _in_image(paper, image) else [paper]):
+            if min(np.divide(mean_sides(portrait_corners(shown)), (short, long))) < FRAME_CUT_SHORT:
+                ways.setdefault(k, []).extend(cards_running_on(shown, short, long))
+    return _read_again(image, cards, {k: w for k, w in ways.items() if w}, None)
 
 
 def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> CardDetections:

@@ -22,6 +22,7 @@ SMOOTH_INDEX = False  # the index classifier was trained on bilinear crops
 MAX_SUPERSAMPLE = 8  # a crop is warped at up to this multiple of its size before it is area-averaged
 # Where an index box (as the detector draws it) sits on the card, for outlines rebuilt from an index alone.
 INDEX_BOX_MM = np.array([[1.0, 1.6], [10.6, 1.6], [10.6, 18.6], [1.0, 18.6]], np.float32)
+RUN_ON_SLACK = 1.1  # a part of a card (`cards_running_on`) is at most this much longer than the card each way
 
 
 def card_to_image(corners: np.ndarray) -> np.ndarray:
@@ -139,6 +140,25 @@ def cards_of_strip(quad: np.ndarray) -> np.ndarray:
     span = long * CARD_ASPECT / max(short, 1e-6)  # a card's long side, in the quad's short sides
     return np.array([portrait_corners(p) for p in _parts(q, [((0.0, span), (0.0, 1.0)),
                                                              ((1.0 - span, 1.0), (0.0, 1.0))])], np.float32)
+
+
+def cards_running_on(quad: np.ndarray, short: float, long: float) -> np.ndarray:
+    """(n, 4, 2): the cards `short` x `long` px a smaller outline may be the visible part of, lying either way
+    round in it, each side it falls short by grown past one end or the other (portrait corners): a card the
+    picture's edge cuts is outlined by what shows, which may be card-shaped and too small. A way round whose
+    card the outline does not fit in (RUN_ON_SLACK) is left out."""
+    q = portrait_corners(quad)
+    across, along = mean_sides(q)
+    out = []
+    for wide, tall in ((short, long), (long, short)):
+        if across > RUN_ON_SLACK * wide or along > RUN_ON_SLACK * tall:  # no part of a card lying this way
+            continue
+        a, b = max(wide / max(across, 1e-6), 1.0), max(tall / max(along, 1e-6), 1.0)
+        if a == 1.0 and b == 1.0:
+            continue
+        spans = [((a0, a0 + a), (b0, b0 + b)) for a0 in {0.0, 1.0 - a} for b0 in {0.0, 1.0 - b}]
+        out += [portrait_corners(p) for p in _parts(q, spans)]
+    return np.array(out, np.float32).reshape(-1, 4, 2)
 
 
 def cards_at_top(quad: np.ndarray, width: float) -> np.ndarray:

@@ -44,10 +44,10 @@ def refine(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return portrait_corners(cv2.boxPoints(((bx, by), (bw, bh), bang)))
 
 
-def paper_rect(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+def paper_rect(image: np.ndarray, quad: np.ndarray, most: float = PAPER_AREA) -> np.ndarray | None:
     """The rectangle round the largest bright blob in a box (portrait corners), whatever its shape: a card
     turned inside an upright box, or cut by a book or the frame, is this blob, where `refine` keeps the box.
-    None when no blob fills a quarter of the box, or its rectangle is larger than PAPER_AREA times the box (a
+    None when no blob fills a quarter of the box, or its rectangle is larger than `most` times the box (a
     blob of two cards side by side)."""
     found = _bright_blobs(image, quad, PAPER_GROW, cv2.MORPH_OPEN)
     if found is None:
@@ -58,7 +58,7 @@ def paper_rect(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         return None
     rect = cv2.minAreaRect(blob)
     (bw, bh) = rect[1]
-    if min(bw, bh) < 8 or bw * bh > PAPER_AREA * cv2.contourArea(np.asarray(quad, np.float32)):
+    if min(bw, bh) < 8 or bw * bh > most * cv2.contourArea(np.asarray(quad, np.float32)):
         return None
     return portrait_corners(cv2.boxPoints(rect).astype(np.float32))
 
