@@ -103,6 +103,7 @@ LOOK_AGAIN_SCORE = BOX_SCORE  # every face-up box whose outline reads "none" is 
 # Session 22: 0.5; down to BOX_SCORE (0.3) the real tune half reads alike and the selection sets 59 -> 56 errors
 UNREAD_SCORE = 0.6  # a face-up detector box this sure is reported as an unread card when its index reads "none"
 TURNS = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # degrees an unread card's outline is turned by to read it
+SHAPE_TURNS = (-12.0, -8.0, 8.0, 12.0)  # and an unsure card's card shapes (`_read_card_shaped`)
 TURNED_READ = 0.9  # a card read through a turned outline needs this confidence
 MAP_BOXES = 20  # this many sure card boxes (MAP_BOX_SCORE) make a map, where the classical sweep is skipped: it
 MAP_BOX_SCORE = 0.5  # finds lone cards (touching ones merge) and the map's grid outlines its cards (seed 777: one
@@ -1379,11 +1380,19 @@ def _read_card_shaped(image: np.ndarray, cards: CardDetections) -> CardDetection
     overlapped card is outlined by its visible part, and its index, squeezed or stretched in the crop, read
     wrong (real tune half: 15 of 19 misread cards had outlines 12% or more off a card's shape). A card the
     frame cuts is left as read: its shape says nothing of what covers it (a region cut from a map for an update
-    cuts several, and reading them again cost 7.6 ms there)."""
+    cuts several, and reading them again cost 7.6 ms there). A card still read, but unsurely, is read through
+    those shapes turned by SHAPE_TURNS too (an unread one is turned by `_read_turned` and read through its paper
+    next), a reading as sure as TURNED_READ replacing its own: the visible part of a
+    card turned under another is boxed upright (real tune IMG_2669: a JD turned 11 degrees half under a JS, boxed
+    upright round its visible part, read KS at 0.85; turned 8-16 degrees its card shape reads JD at 0.94-1.0)."""
     off = [k for k, (c, q) in enumerate(zip(cards.codes, cards.corners, strict=True))
            if c != "back" and card_shape_off(q) > SHAPE_OFF and _in_image(q, image)]  # not one the frame cuts
     ways = {k: list(card_shapes(cards.corners[k])) for k in off}
-    return _read_again(image, cards, ways, {k: portrait_corners(cards.corners[k]) for k in off})
+    kept = {k: portrait_corners(cards.corners[k]) for k in off}
+    cards = _read_again(image, cards, ways, kept)
+    unsure = [k for k in off if cards.codes[k] != UNREAD and cards.confidence[k] < SURE_READING]
+    turned = {k: [turned_by(shape, deg) for shape in ways[k] for deg in SHAPE_TURNS] for k in unsure}
+    return _read_again(image, cards, turned, kept, TURNED_READ)
 
 
 def _read_paper_fit(image: np.ndarray, cards: CardDetections) -> CardDetections:
