@@ -503,3 +503,19 @@ def test_a_real_card_turned_under_another_is_read_through_its_card_shape_turned(
     from vision.cards import predict
 
     assert sorted(predict(cv2.imread(str(REAL / "IMG_2669.JPG"))).codes) == ["9H", "JD", "JS"]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_a_real_card_boxed_below_its_index_is_read_through_a_card_of_the_pictures_size() -> None:
+    """IMG_2599 (real tune half) turned half a turn: a KC beside a JD lying on it, boxed 82 x 205 px from below
+    its index, read QS unsurely; a card of the picture's size running on past its box reads KC, and the king
+    keeps its box as its outline."""
+    import cv2
+
+    from vision.cards import predict
+
+    image = np.ascontiguousarray(np.rot90(cv2.imread(str(REAL / "IMG_2599.JPG")), 2))
+    dets = predict(image)
+    assert sorted(dets.codes) == ["JD", "KC"]
+    king = dets.corners[dets.codes.index("KC")]
+    assert min(np.ptp(king, axis=0)) < 0.7 * min(np.ptp(dets.corners[dets.codes.index("JD")], axis=0))

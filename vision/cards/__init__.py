@@ -136,8 +136,9 @@ STRIP_REACH = 1.1  # a weapon stack's strip taken in by its region grown by this
 # outline often ends inside the strip, cutting the index of the card under it in two (selection sets 56 -> 55, the
 # ten measurement seeds 83 -> 79; 1.05-1.15 alike on the selection sets, 1.2 57; real tune half alike)
 BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apart (less) holds two cards
-FRAME_CUT_SHORT = 0.85  # an unread outline the frame cuts whose side is this short of the read cards' is part of one
-FRAME_CUT_PAPER = 2.0  # and its paper's rectangle up to this much larger than its box is what shows of it
+RUN_ON_SHORT = 0.85  # an unsure outline whose side is this much shorter than the picture's cards' is part of one
+RUN_ON_LONG = 0.8  # and inside the picture it runs at least this much of a card's length (`_read_running_on`)
+RUN_ON_PAPER = 2.0  # its paper's rectangle up to this much larger than its box is what shows of it
 BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read again through its index boxes too
 # (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
 # 0.48 read right, none lost; at 0.9 seven cards lost, and a surer reading alone took a 27% visible 8D as JC)
@@ -458,7 +459,7 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
         cards = _read_paper_fit(image, cards)
         if indices is not None:
             cards = _read_by_index(image, cards, indices)
-        cards = _read_frame_cut(image, cards)
+        cards = _read_running_on(image, cards)
         return _code_once(_split_pairs(image, _read_strips(image, cards)))
     cards = _read_in_grid(image, grid, faces, CardDetections.merge([_in_own_cells(image, grid, fanned), backs]), unread)
     cards, grid = _regrown(image, grid, cards)
@@ -1409,26 +1410,37 @@ def _read_paper_fit(image: np.ndarray, cards: CardDetections) -> CardDetections:
     return _read_again(image, cards, ways, rects)
 
 
-def _read_frame_cut(image: np.ndarray, cards: CardDetections) -> CardDetections:
-    """The cards, each unread one the picture's edge cuts, smaller than the picture's read cards (their median
-    sides, by FRAME_CUT_SHORT), read again through cards of that size running on past its sides
-    (`cards_running_on`); a reading as sure as TURNED_READ names it, with that whole outline. What shows of a
-    card the frame cuts may be card-shaped, so `_read_card_shaped` leaves it, and its corners then lie inside
-    the card, off its index (real tune IMG_2614: a ten cut to 64 x 99 px among cards 86-116 x 133-153, its
-    upside-down index clear at a corner of what shows)."""
-    whole = [k for k, c in enumerate(cards.codes) if c in CARD_CODES and _in_image(cards.corners[k], image)]
-    asked = [k for k, c in enumerate(cards.codes) if c == UNREAD and not _in_image(cards.corners[k], image)]
-    if not whole or not asked:
+def _read_running_on(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """The cards, each face-up one unread or read unsurely (under SURE_READING) whose box or paper (`paper_rect`
+    up to RUN_ON_PAPER times the box) falls short of the picture's cards (the median sides of those read inside
+    it, by RUN_ON_SHORT), read again through cards of that size running on past its sides (`cards_running_on`);
+    a reading as sure as TURNED_READ replaces its own. One the picture's edge cuts takes that whole outline;
+    one inside it keeps its outline and must run the length of a card (RUN_ON_LONG): a stack's strip, a card's
+    width long, read wrong as the card of that size reaching the next strip's index (selection seed 5353, two
+    cards). What shows of a card may be card-shaped and too small, so `_read_card_shaped` leaves it, and its
+    corners lie inside the card, off its index: real tune IMG_2614, a ten the frame cuts to 64 x 99 px among
+    cards 86-116 x 133-153, its upside-down index outside its box; IMG_2599, a king beside a jack lying on it,
+    boxed below its index (the tune half read four ways round: 11 cards, none lost; held-out rank and suit
+    96.23% -> 97.07%, the synthetic sets alike)."""
+    inside = [k for k, c in enumerate(cards.codes) if c in CARD_CODES and _in_image(cards.corners[k], image)]
+    asked = [k for k, c in enumerate(cards.codes)
+             if c == UNREAD or (c in CARD_CODES and cards.confidence[k] < SURE_READING)]
+    if not inside or not asked:
         return cards
-    short, long = np.median([mean_sides(portrait_corners(cards.corners[k])) for k in whole], axis=0)
+    size = np.median([mean_sides(portrait_corners(cards.corners[k])) for k in inside], axis=0)
     ways: dict[int, list[np.ndarray]] = {}
     for k in asked:
         box = cards.corners[k]
-        paper = paper_rect(image, box, most=FRAME_CUT_PAPER)
-        for shown in [box] + ([] if paper is None or _in_image(paper, image) else [paper]):
-            if min(np.divide(mean_sides(portrait_corners(shown)), (short, long))) < FRAME_CUT_SHORT:
-                ways.setdefault(k, []).extend(cards_running_on(shown, short, long))
-    return _read_again(image, cards, {k: w for k, w in ways.items() if w}, None)
+        cut = not _in_image(box, image)
+        paper = paper_rect(image, box, most=RUN_ON_PAPER)
+        for shown in [box] + ([] if paper is None else [paper]):
+            part = np.divide(mean_sides(portrait_corners(shown)), size)
+            if part.min() < RUN_ON_SHORT and (cut or part[1] >= RUN_ON_LONG):
+                ways.setdefault(k, []).extend(cards_running_on(shown, *size))
+    cut_ways = {k: w for k, w in ways.items() if not _in_image(cards.corners[k], image)}
+    cards = _read_again(image, cards, cut_ways, None, TURNED_READ)
+    kept = {k: portrait_corners(cards.corners[k]) for k in ways if k not in cut_ways}
+    return _read_again(image, cards, {k: ways[k] for k in kept}, kept, TURNED_READ)
 
 
 def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> CardDetections:
