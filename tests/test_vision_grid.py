@@ -10,6 +10,7 @@ import pytest
 from vision.cards.detect import DETECTOR
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, quad_iou
 from vision.cards.grid import cells_beside, map_grid
+from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
 from vision.synth.layouts import scoundrel_table, superheld_map
 from vision.synth.scene import compose
@@ -497,3 +498,24 @@ def test_a_card_under_a_hand_inside_a_map_is_read_through_the_cell_its_neighbour
     """Seed 99180, scene 8: a 10S under a hand (0.44 of it shows) inside the map has no box of its own; its cell,
     as the whole map's fit draws it, reads 10S at 0.68 only, as the cards beside it lay it at 0.87."""
     assert _read_once_iou(*_map_read(99180, 8), "10S") > 0.5
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_an_unread_box_across_two_map_cards_is_no_card() -> None:
+    """Seed 9090, scene 18: a box at 0.84 across the line between a 2H and a 3H, both read in their own cells,
+    was reported as an unread card; 0.85 of it lies under the cards read."""
+    truths, dets = _map_read(9090, 18)
+    assert {"2H", "3H"} <= set(dets.codes)
+    assert UNREAD not in dets.codes
+
+
+def test_a_maps_unread_box_under_the_read_cards_is_dropped_and_one_on_a_hole_kept() -> None:
+    from vision.cards import _not_across
+
+    left = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
+    right, hole = left + [65.0, 0.0], left + [0.0, 90.0]
+    across = left + [32.0, 0.0]
+    cards = CardDetections(["2H", "3H", UNREAD, UNREAD], np.stack([left, right, across, hole]),
+                           np.array([0.99, 0.98, 0.84, 0.8], np.float32), np.full(4, -1, np.int16),
+                           np.array([True, True, False, False]))
+    assert _not_across(cards).codes == ["2H", "3H", UNREAD]

@@ -136,6 +136,7 @@ STRIP_REACH = 1.1  # a weapon stack's strip taken in by its region grown by this
 # outline often ends inside the strip, cutting the index of the card under it in two (selection sets 56 -> 55, the
 # ten measurement seeds 83 -> 79; 1.05-1.15 alike on the selection sets, 1.2 57; real tune half alike)
 BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apart (less) holds two cards
+ACROSS_COVERED = 0.75  # a map's unread box this much under the read cards lies across their lines
 RUN_ON_SHORT = 0.85  # an unsure outline whose side is this much shorter than the picture's cards' is part of one
 RUN_ON_LONG = 0.8  # and inside the picture it runs at least this much of a card's length (`_read_running_on`)
 RUN_ON_PAPER = 2.0  # its paper's rectangle up to this much larger than its box is what shows of it
@@ -469,7 +470,17 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     held = grid.holds(cards.centres)
     cards, held = _off_grid_on_map(cards, held)
     cards, held = _off_grid_twice(image, grid, cards, held)
-    return one_deck(image, cards, held)
+    return _not_across(one_deck(image, cards, held))
+
+
+def _not_across(cards: CardDetections) -> CardDetections:
+    """A map's cards less each unread one whose outline the other cards' cover (ACROSS_COVERED): a map's cards
+    do not overlap, so such a box lies across the line between two cards read in their own cells (ten seeds 9090
+    scene 18: a box 0.84 across a 2H and a 3H, reported as a card)."""
+    unread = [k for k, c in enumerate(cards.codes) if c == UNREAD]
+    drop = [k for k in unread if _covered_share(cards.corners[k], [q for j, (c, q) in enumerate(
+        zip(cards.codes, cards.corners, strict=True)) if c != UNREAD and j != k]) >= ACROSS_COVERED]
+    return _without(cards, drop)
 
 
 def _in_own_cells(image: np.ndarray, grid: Grid, cards: CardDetections) -> CardDetections:
