@@ -29,7 +29,7 @@ from vision.cards.backs import (
     paperless,
     table_lab,
 )
-from vision.cards.contours import propose, turned_to_edges
+from vision.cards.contours import outline_support, propose, turned_to_edges
 from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect, detect_turned
 from vision.cards.geometry import (
     CARD_H_MM,
@@ -136,6 +136,7 @@ STRIP_REACH = 1.1  # a weapon stack's strip taken in by its region grown by this
 # outline often ends inside the strip, cutting the index of the card under it in two (selection sets 56 -> 55, the
 # ten measurement seeds 83 -> 79; 1.05-1.15 alike on the selection sets, 1.2 57; real tune half alike)
 BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apart (less) holds two cards
+UNREAD_EDGE = 0.65  # a map's unread box whose outline lies on edges less than this is a hole (`_on_edges`)
 ACROSS_COVERED = 0.75  # a map's unread box this much under the read cards lies across their lines
 RUN_ON_SHORT = 0.85  # an unsure outline whose side is this much shorter than the picture's cards' is part of one
 RUN_ON_LONG = 0.8  # and inside the picture it runs at least this much of a card's length (`_read_running_on`)
@@ -470,7 +471,7 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     held = grid.holds(cards.centres)
     cards, held = _off_grid_on_map(cards, held)
     cards, held = _off_grid_twice(image, grid, cards, held)
-    return _not_across(one_deck(image, cards, held))
+    return _on_edges(image, _not_across(one_deck(image, cards, held)))
 
 
 def _not_across(cards: CardDetections) -> CardDetections:
@@ -480,6 +481,16 @@ def _not_across(cards: CardDetections) -> CardDetections:
     unread = [k for k, c in enumerate(cards.codes) if c == UNREAD]
     drop = [k for k in unread if _covered_share(cards.corners[k], [q for j, (c, q) in enumerate(
         zip(cards.codes, cards.corners, strict=True)) if c != UNREAD and j != k]) >= ACROSS_COVERED]
+    return _without(cards, drop)
+
+
+def _on_edges(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """A map's cards less each unread one whose outline lies on edges less than UNREAD_EDGE (`outline_support`):
+    a box over a hole beyond a map's cards floats on the table's pattern, where a card's sides are crisp (ten
+    seeds and selection sets: the three false boxes 0.59-0.61, a pale green cloth and a checked one; the two true
+    unread cards 0.73 and 0.78)."""
+    drop = [k for k, c in enumerate(cards.codes)
+            if c == UNREAD and outline_support(image, cards.corners[k]) < UNREAD_EDGE]
     return _without(cards, drop)
 
 

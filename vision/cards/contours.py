@@ -88,6 +88,14 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray, per_side: int = 24, sides
     return on_mean / (on_mean + beside_mean + EDGE_FLOOR)
 
 
+def outline_support(image: np.ndarray, quad: np.ndarray) -> float:
+    """`_edge_support` of an outline on the picture, its gradient taken only round it (one outline a picture)."""
+    reach = EDGE_OFFSET + 2
+    x0, y0 = np.maximum(0, np.floor(quad.min(axis=0) - reach)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + reach).astype(int)
+    return _edge_support(_gradient(image[y0:y1, x0:x1]), np.asarray(quad, np.float32) - [x0, y0])
+
+
 def turned_to_edges(image: np.ndarray, quad: np.ndarray, pivot: np.ndarray) -> np.ndarray:
     """The outline turned about `pivot` (TURN_STEPS) where its first and last sides, those meeting at its printed
     index, then lie clearly on edges (TURN_LEAST) and more so than before (TURN_GAIN); else the outline itself.
