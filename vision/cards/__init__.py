@@ -1295,11 +1295,15 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     unread cards in the cells the cards around them outline, and the cells holding no card within the map's
     bounds: a card the detector missed, such as one under a hand whose index corner alone shows (selection sets
     47 -> 45 errors against reading only the holes that held one of the detector's unsure face-up boxes, as
-    before session 25; the ten measurement seeds alike). The outlines of all three are read in one batch."""
+    before session 25; the ten measurement seeds alike). The outlines of all three are read in one batch.
+    A face read unsurely off the grid takes no cell, and gives way to a card read in a hole it lies on: a box
+    half a cell off a map's top card, read 9D at 0.46, kept its cell from being read (fresh seed 31798 scene 6:
+    a whole 3C at the map's end missed)."""
     seen = CardDetections.merge([faces, others])
     unsure, unsure_of = _unsure_cells(faces, grid)
     beside, beside_of = _cells_of_unread(image, grid, unread, seen)
-    taken = CardDetections.merge([seen, unread]).corners.mean(axis=1)
+    loose_faces = faces[~grid.members[:len(faces)] & (faces.confidence < SURE_READING)]  # take no cell (below)
+    taken = CardDetections.merge([faces[~_same_outlines(faces, loose_faces)], others, unread]).corners.mean(axis=1)
     table = table_lab(image, seen.corners)  # for the rim cells and the backs in holes
     rim = _rim_cells(image, grid, taken, table)
     holes = [o for o in grid.outlines(grid.empty_cells(taken, 0)) if _in_image(o, image)] + rim
@@ -1316,10 +1320,18 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     shows = [outlines[j] for j in range(b, len(codes))
              if codes[j] not in ("none", "JOKER") and conf[j] < EMPTY_CELL_READ]
     in_holes = _unique(CardDetections.merge([in_holes, _in_holes_beside(image, shows, seen)]))
+    still = _same_outlines(faces, loose_faces)  # the loose faces no cell read surer
+    faces, loose_faces = faces[~still], faces[still]
     cards = CardDetections.merge([faces, others, rescued, unread])
-    cards = CardDetections.merge([cards, _apart(in_holes, cards)])  # a face read again may have moved into a hole
+    in_holes = _apart(in_holes, cards)  # a face read again may have moved into a hole
+    cards = CardDetections.merge([cards, in_holes, _apart(loose_faces, in_holes)])
     bare = [outlines[j] for j in range(b, len(codes)) if codes[j] == "none"]
     return CardDetections.merge([cards, _apart(_backs_in_holes(image, bare, cards, table), cards)])
+
+
+def _same_outlines(cards: CardDetections, others: CardDetections) -> np.ndarray:
+    """(N,): which cards have the very outline of one of `others`."""
+    return np.array([any(np.array_equal(q, o) for o in others.corners) for q in cards.corners], bool)
 
 
 def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetections,
