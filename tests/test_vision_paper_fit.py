@@ -519,3 +519,15 @@ def test_a_real_card_boxed_below_its_index_is_read_through_a_card_of_the_picture
     assert sorted(dets.codes) == ["JD", "KC"]
     king = dets.corners[dets.codes.index("KC")]
     assert min(np.ptp(king, axis=0)) < 0.7 * min(np.ptp(dets.corners[dets.codes.index("JD")], axis=0))
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real-cards-dev not here")
+def test_an_index_box_lays_off_no_card_away_from_the_box_it_names() -> None:
+    """IMG_2471 (real tune half) turned a quarter clockwise: a 9C under scissors, boxed unread; an index box near
+    its box's edge laid off a card onto the paper towel beside it (IoU 0.05 with the box) that read JS at 0.98."""
+    import cv2
+
+    from vision.cards import predict
+
+    image = cv2.rotate(cv2.imread(str(REAL / "IMG_2471.JPG")), cv2.ROTATE_90_CLOCKWISE)
+    assert "JS" not in predict(image).codes

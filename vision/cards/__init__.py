@@ -141,6 +141,7 @@ ACROSS_COVERED = 0.75  # a map's unread box this much under the read cards lies 
 RUN_ON_SHORT = 0.85  # an unsure outline whose side is this much shorter than the picture's cards' is part of one
 RUN_ON_LONG = 0.8  # and inside the picture it runs at least this much of a card's length (`_read_running_on`)
 RUN_ON_PAPER = 2.0  # its paper's rectangle up to this much larger than its box is what shows of it
+BY_INDEX_OVERLAP = 0.2  # a card an index box lays off overlaps the box it names this much (`_read_by_index`)
 BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read again through its index boxes too
 # (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
 # 0.48 read right, none lost; at 0.9 seven cards lost, and a surer reading alone took a 27% visible 8D as JC)
@@ -1503,7 +1504,8 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
     owner = [k for k in asked for _ in ways[k]]
     if not owner:
         return cards
-    codes, conf, corners = read_cards(image, np.array([o for k in asked for o in ways[k]], np.float32))
+    codes, conf, corners = _read_overlapping(image, np.array([o for k in asked for o in ways[k]], np.float32),
+                                             cards.corners[owner])
     out = _surer_readings(cards, owner, codes, conf, corners,
                           {k: portrait_corners(cards.corners[k]) for k in asked}, TURNED_READ)
     read: dict[int, tuple[np.ndarray, list[str], np.ndarray, np.ndarray]] = {}  # the unread cards' readings
@@ -1521,6 +1523,20 @@ def _index_ways(quads: np.ndarray) -> list[np.ndarray]:
     (`outline_from_index`), len(INDEX_TURNS) x 4 outlines per box, in the boxes' order."""
     return [outline_from_index(rotate_corners(portrait_corners(turned_by(q, deg)), r))
             for q in quads for deg in INDEX_TURNS for r in range(4)]
+
+
+def _read_overlapping(image: np.ndarray, outlines: np.ndarray,
+                      boxes: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """`read_cards` of the outlines overlapping their own box (BY_INDEX_OVERLAP), the others read as no card: an
+    index box near a box's edge laid off a card beside it, onto a paper towel read JS at 0.98 (real tune IMG_2471
+    turned a quarter: a 9C under scissors, the card laid off at IoU 0.05 with its box)."""
+    near = np.array([quad_iou(o, b) >= BY_INDEX_OVERLAP for o, b in zip(outlines, boxes, strict=True)], bool)
+    codes, conf, corners = ["none"] * len(outlines), np.zeros(len(outlines), np.float32), outlines.copy()
+    if near.any():
+        read = read_cards(image, outlines[near])
+        for j, code, sure, quad in zip(np.nonzero(near)[0], *read, strict=True):
+            codes[j], conf[j], corners[j] = code, sure, quad
+    return codes, conf, corners
 
 
 def _by_two_indices(cards: CardDetections,
