@@ -550,3 +550,22 @@ def test_a_loose_unsure_box_off_the_grid_leaves_its_cell_to_be_read() -> None:
     truths, dets = _map_read(31798, 6)
     assert _read_once_iou(truths, dets, "3C") > 0.5
     assert "9D" not in dets.codes
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_a_map_face_read_mostly_within_a_surer_one_is_that_card_read_twice() -> None:
+    """Fresh seed 34733, scene 20: a 7H at 0.45, 0.72 of its outline within a 9H read at 0.94 (IoU 0.50), was a
+    second card; the map holds no 7H."""
+    truths, dets = _map_read(34733, 20)
+    assert "9H" in dets.codes and "7H" not in dets.codes
+
+
+def test_of_two_map_faces_one_mostly_within_the_surer_goes() -> None:
+    from vision.cards import _once_each
+
+    card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
+    within = card * [1.0, 0.7] + [10.0, 40.0]  # 0.66 of it inside the card, at IoU 0.37
+    beside = card + [65.0, 0.0]
+    cards = CardDetections(["9H", "7H", "2C"], np.stack([card, within, beside]),
+                           np.array([0.94, 0.45, 0.9], np.float32), np.full(3, -1, np.int16), np.ones(3, bool))
+    assert sorted(_once_each(cards).codes) == ["2C", "9H"]
