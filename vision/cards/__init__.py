@@ -56,7 +56,7 @@ from vision.cards.geometry import (
     to_frame,
     turned_by,
 )
-from vision.cards.grid import Grid, cells_beside, map_grid, turn_deg
+from vision.cards.grid import Grid, cells_beside, lattice_grid, map_grid, turn_deg
 from vision.cards.identity import SURE_READING, card_odds, classify, fuse, read_cards, read_faces
 from vision.cards.labels import CARD_CODES, NONE_CLASS, UNREAD
 from vision.cards.outline import paper_rect, refine
@@ -453,8 +453,10 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     `stacks`: the faces make no mosaic, so weapon stacks were looked for and this is no map: no grid is fitted (a
     Scoundrel room in a row, a weapon and a pile fitted one, and a stack's card overlapping the card on it was then
     dropped as one card read twice: selection seed 4343)."""
-    grid = None if stacks else map_grid(CardDetections.merge([faces, backs]).corners,
-                                        np.concatenate([faces.confidence, backs.confidence]))
+    seen = CardDetections.merge([faces, backs])
+    grid = None if stacks else map_grid(seen.corners, seen.confidence)
+    if grid is None and not stacks:
+        grid = lattice_grid(seen.corners, CardDetections.merge([seen, unread]).centres)
     if grid is None:
         turned, unread = _read_turned(image, unread)
         cards = _read_card_shaped(image, CardDetections.merge([faces, fanned, backs, turned, unread]))
