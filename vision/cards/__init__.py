@@ -612,10 +612,14 @@ def _once_each(cards: CardDetections) -> CardDetections:
 
 
 def _not_within_surer(faces: CardDetections) -> np.ndarray:
-    """(N,): which faces lie less than ONCE_INSIDE within every surer face."""
-    return np.array([not any(faces.confidence[j] > faces.confidence[k]
-                             and _inside_share(faces.corners[k], faces.corners[j]) >= ONCE_INSIDE
-                             for j in range(len(faces))) for k in range(len(faces))], bool)
+    """(N,): which faces lie less than ONCE_INSIDE within every surer face; only those read unsurely (under
+    SURE_READING) are asked (the standard map's 56 cards: 2 ms for all)."""
+    keep = np.ones(len(faces), bool)
+    for k in np.nonzero(faces.confidence < SURE_READING)[0]:
+        keep[k] = not any(faces.confidence[j] > faces.confidence[k]
+                          and _inside_share(faces.corners[k], faces.corners[j]) >= ONCE_INSIDE
+                          for j in range(len(faces)))
+    return keep
 
 
 def _regrown(image: np.ndarray, grid: Grid, cards: CardDetections) -> tuple[CardDetections, Grid]:
