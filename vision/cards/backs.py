@@ -25,6 +25,9 @@ DESIGN_NEAR = 30.0  # ... when its middle is this near a back design's colour (b
 TABLE_BIN, TABLE_SHARE = 4, 0.9  # a middle whose pixels lie in (or beside) Lab bins of 4 the table shows, this
 # many, is the table
 TABLE_STEP = 4  # every 4th border pixel is enough for the table's colour (a 1280 x 720 frame: 18k of 72k)
+DESIGN_BLUR = 1.5  # px: a back's fine pattern blurred to one colour (`framed_in_paper`)
+DESIGN_TEXTURE = 4.0  # a patterned design's mean difference from itself blurred (`_patterned`)
+DESIGN_NEAR_LAB = 25.0  # Lab distance within which the blurred design is one region
 DESIGN_SHARE = (0.75, 0.95)  # a back's design spans this share of its outline's sides (the designs' borders: 3-5 mm)
 _PATCH = (16, 22)  # w, h of the sampled centre
 _CENTRE_MM = np.array([[12, 16], [CARD_W_MM - 12, 16], [CARD_W_MM - 12, CARD_H_MM - 16], [12, CARD_H_MM - 16]],
@@ -43,7 +46,10 @@ def _centre_lab(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, float]) -> bool:
     """Whether the unpale region round a card's middle is framed by paper a border's width inside a card of the
     picture (`card`: its short and long side in px), on both axes (DESIGN_SHARE): a back's design in its white
-    border. A hole in a map shows the table out to the neighbours' edges, a card's size or larger (the gaps)."""
+    border. A hole in a map shows the table out to the neighbours' edges, a card's size or larger (the gaps).
+    Round a patterned design (`_patterned`) paper is also whatever is not the design's blurred colour
+    (DESIGN_NEAR_LAB): a cream deck's paper (chroma 21) is not `_pale` (fresh seed 72941 scene 30: four red
+    crosshatched backs of a map on a red checked cloth dropped as its holes)."""
     q = np.asarray(corners, np.float32).reshape(4, 2)
     short, long = card
     lo, hi = q.min(axis=0) - long * 0.2, q.max(axis=0) + long * 0.2
@@ -53,8 +59,31 @@ def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, f
     cx, cy = (q.mean(axis=0) - [x0, y0]).astype(int)
     if window.size == 0 or not (0 <= cy < window.shape[0] and 0 <= cx < window.shape[1]):
         return False
-    pale = _pale(cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32))
-    _, labels = cv2.connectedComponents((~pale).astype(np.uint8), connectivity=4)
+    lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
+    masks = [~_pale(lab)]
+    if _patterned(window, (cx, cy), short):  # a design's one colour: a cream deck's paper is no `_pale` paper
+        smooth = cv2.cvtColor(cv2.GaussianBlur(window, (0, 0), DESIGN_BLUR), cv2.COLOR_BGR2LAB).astype(np.float32)
+        middle = np.median(smooth[max(cy - 2, 0):cy + 3, max(cx - 2, 0):cx + 3].reshape(-1, 3), axis=0)
+        masks.append(np.linalg.norm(smooth - middle, axis=2) < DESIGN_NEAR_LAB)
+    return any(_framed(mask, (cx, cy), card) for mask in masks)
+
+
+def _patterned(window: np.ndarray, centre: tuple[int, int], short: float) -> bool:
+    """Whether the middle of a card (a square a third of its width round `centre`) shows a fine pattern: its mean
+    difference from itself blurred by DESIGN_BLUR is DESIGN_TEXTURE at least (crosshatched backs 8-11; map holes of
+    plain, noisy or marbled cloths 0.3-1.8; plain backs 0.7-2: left to the pale-paper frame)."""
+    cx, cy = centre
+    r = max(int(short / 6), 2)
+    patch = cv2.cvtColor(window[max(cy - r, 0):cy + r + 1, max(cx - r, 0):cx + r + 1], cv2.COLOR_BGR2GRAY)
+    patch = patch.astype(np.float32)
+    return bool(np.abs(patch - cv2.GaussianBlur(patch, (0, 0), DESIGN_BLUR)).mean() >= DESIGN_TEXTURE)
+
+
+def _framed(mask: np.ndarray, centre: tuple[int, int], card: tuple[float, float]) -> bool:
+    """Whether the part of `mask` holding `centre` lies clear of the window's edges and spans DESIGN_SHARE of
+    the card's sides (`card`: short, long) on both axes."""
+    cx, cy = centre
+    _, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
     if labels[cy, cx] == 0:
         return False
     region = labels == labels[cy, cx]
@@ -62,6 +91,7 @@ def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, f
         return False  # not enclosed by paper: the table, or a card the picture's edge cuts
     inside = np.argwhere(region)[:, ::-1].astype(np.float32)
     w, h = sorted(cv2.minAreaRect(inside)[1])
+    short, long = card
     return all(DESIGN_SHARE[0] <= a / max(b, 1.0) <= DESIGN_SHARE[1] for a, b in ((w, short), (h, long)))
 
 
