@@ -554,7 +554,8 @@ def _off_grid_twice(image: np.ndarray, grid: Grid, cards: CardDetections,
 
 
 def _held_twice(image: np.ndarray, grid: Grid, cards: CardDetections, held: np.ndarray) -> CardDetections:
-    """The cards, each face-up one the grid holds whose code a surer card of the grid reads too read again through
+    """The cards, each face-up one the grid holds, read unsurely (under SURE_READING: the standard map's two decks
+    hold 15 codes twice, read at 0.91-0.97), whose code a surer card of the grid reads too read again through
     its own cell, a reading there as sure as MIN_READ of a code no card of the map reads replacing it: a map is laid
     from one deck, and one deck's assignment would otherwise give the surer card another code (fresh seed 72941
     scene 34: a German JH read QC at 0.76 through a box a little off, its cell JH at 0.60; the true QC, read at
@@ -563,7 +564,8 @@ def _held_twice(image: np.ndarray, grid: Grid, cards: CardDetections, held: np.n
     surest: dict[str, float] = {}
     for k in np.nonzero(up)[0]:
         surest[cards.codes[k]] = max(surest.get(cards.codes[k], 0.0), float(cards.confidence[k]))
-    twice = [k for k in np.nonzero(up)[0] if surest[cards.codes[k]] > cards.confidence[k]]
+    twice = [k for k in np.nonzero(up)[0]
+             if surest[cards.codes[k]] > cards.confidence[k] and cards.confidence[k] < SURE_READING]
     if not twice:
         return cards
     codes, conf, corners = read_cards(image, grid.outlines(grid.cells_of(cards.centres[twice])))
