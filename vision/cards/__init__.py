@@ -483,9 +483,9 @@ def _not_across(cards: CardDetections) -> CardDetections:
     """A map's cards less each unread one whose outline the other cards' cover (ACROSS_COVERED): a map's cards
     do not overlap, so such a box lies across the line between two cards read in their own cells (ten seeds 9090
     scene 18: a box 0.84 across a 2H and a 3H, reported as a card)."""
-    unread = [k for k, c in enumerate(cards.codes) if c == UNREAD]
-    drop = [k for k in unread if _covered_share(cards.corners[k], [q for j, (c, q) in enumerate(
-        zip(cards.codes, cards.corners, strict=True)) if c != UNREAD and j != k]) >= ACROSS_COVERED]
+    read = [q for c, q in zip(cards.codes, cards.corners, strict=True) if c != UNREAD]
+    drop = [k for k, c in enumerate(cards.codes)
+            if c == UNREAD and _covered_share(cards.corners[k], read) >= ACROSS_COVERED]
     return _without(cards, drop)
 
 
@@ -527,9 +527,7 @@ def _off_grid_twice(image: np.ndarray, grid: Grid, cards: CardDetections,
     0.54 through a box across two cells, read JD at 0.95 in its cell, and a 4D read AH at 0.61, 4D at 0.79 in its
     cell; selection sets 41 -> 38: 39 at 0.8)."""
     up = np.array([c in CARD_CODES for c in cards.codes], bool)
-    surest = {}
-    for k in np.nonzero(up & held)[0]:
-        surest[cards.codes[k]] = max(surest.get(cards.codes[k], 0.0), float(cards.confidence[k]))
+    surest = _surest_of(cards, up & held)
     twice = [k for k in np.nonzero(up & ~held)[0] if surest.get(cards.codes[k], 0.0) > cards.confidence[k]]
     unsure = [k for k in np.nonzero(up & ~held)[0] if k not in twice and cards.confidence[k] < SURE_READING]
     if not (twice or unsure) or int(np.count_nonzero(held)) > len(CARD_CODES):
@@ -553,6 +551,14 @@ def _off_grid_twice(image: np.ndarray, grid: Grid, cards: CardDetections,
     return out[keep], held[keep]
 
 
+def _surest_of(cards: CardDetections, among: np.ndarray) -> dict[str, float]:
+    """Each code read by the cards of the mask `among`, and its surest reading's confidence."""
+    surest: dict[str, float] = {}
+    for k in np.nonzero(among)[0]:
+        surest[cards.codes[k]] = max(surest.get(cards.codes[k], 0.0), float(cards.confidence[k]))
+    return surest
+
+
 def _held_twice(image: np.ndarray, grid: Grid, cards: CardDetections, held: np.ndarray) -> CardDetections:
     """The cards, each face-up one the grid holds, read unsurely (under SURE_READING: the standard map's two decks
     hold 15 codes twice, read at 0.91-0.97), whose code a surer card of the grid reads too read again through
@@ -561,9 +567,7 @@ def _held_twice(image: np.ndarray, grid: Grid, cards: CardDetections, held: np.n
     scene 34: a German JH read QC at 0.76 through a box a little off, its cell JH at 0.60; the true QC, read at
     0.93, was renamed QS)."""
     up = np.array([c in CARD_CODES for c in cards.codes], bool) & held
-    surest: dict[str, float] = {}
-    for k in np.nonzero(up)[0]:
-        surest[cards.codes[k]] = max(surest.get(cards.codes[k], 0.0), float(cards.confidence[k]))
+    surest = _surest_of(cards, up)
     twice = [k for k in np.nonzero(up)[0]
              if surest[cards.codes[k]] > cards.confidence[k] and cards.confidence[k] < SURE_READING]
     if not twice:
@@ -1344,8 +1348,9 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     seen = CardDetections.merge([faces, others])
     unsure, unsure_of = _unsure_cells(faces, grid)
     beside, beside_of = _cells_of_unread(image, grid, unread, seen)
-    loose_faces = faces[~grid.members[:len(faces)] & (faces.confidence < SURE_READING)]  # take no cell (below)
-    taken = CardDetections.merge([faces[~_same_outlines(faces, loose_faces)], others, unread]).corners.mean(axis=1)
+    loose = ~grid.members[:len(faces)] & (faces.confidence < SURE_READING)  # take no cell (below)
+    loose_faces = faces[loose]
+    taken = CardDetections.merge([faces[~loose], others, unread]).corners.mean(axis=1)
     table = table_lab(image, seen.corners)  # for the rim cells and the backs in holes
     rim = _rim_cells(image, grid, taken, table)
     holes = [o for o in grid.outlines(grid.empty_cells(taken, 0)) if _in_image(o, image)] + rim
@@ -1505,15 +1510,15 @@ def _read_running_on(image: np.ndarray, cards: CardDetections) -> CardDetections
         return cards
     size = np.median([mean_sides(portrait_corners(cards.corners[k])) for k in inside], axis=0)
     ways: dict[int, list[np.ndarray]] = {}
+    cut = {k for k in asked if not _in_image(cards.corners[k], image)}
     for k in asked:
         box = cards.corners[k]
-        cut = not _in_image(box, image)
         paper = paper_rect(image, box, most=RUN_ON_PAPER)
         for shown in [box] + ([] if paper is None else [paper]):
             part = np.divide(mean_sides(portrait_corners(shown)), size)
-            if part.min() < RUN_ON_SHORT and (cut or part[1] >= RUN_ON_LONG):
+            if part.min() < RUN_ON_SHORT and (k in cut or part[1] >= RUN_ON_LONG):
                 ways.setdefault(k, []).extend(cards_running_on(shown, *size))
-    cut_ways = {k: w for k, w in ways.items() if not _in_image(cards.corners[k], image)}
+    cut_ways = {k: w for k, w in ways.items() if k in cut}
     cards = _read_again(image, cards, cut_ways, None, TURNED_READ)
     kept = {k: portrait_corners(cards.corners[k]) for k in ways if k not in cut_ways}
     return _read_again(image, cards, {k: ways[k] for k in kept}, kept, TURNED_READ)

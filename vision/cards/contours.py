@@ -90,10 +90,15 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray, per_side: int = 24, sides
 
 def outline_support(image: np.ndarray, quad: np.ndarray) -> float:
     """`_edge_support` of an outline on the picture, its gradient taken only round it (one outline a picture)."""
-    reach = EDGE_OFFSET + 2
+    gradient, origin = _gradient_round(image, quad, EDGE_OFFSET + 2)
+    return _edge_support(gradient, np.asarray(quad, np.float32) - origin)
+
+
+def _gradient_round(image: np.ndarray, quad: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """The gradient of the picture round an outline, `reach` px beyond its bounds, and that window's top-left."""
     x0, y0 = np.maximum(0, np.floor(quad.min(axis=0) - reach)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0) + reach).astype(int)
-    return _edge_support(_gradient(image[y0:y1, x0:x1]), np.asarray(quad, np.float32) - [x0, y0])
+    return _gradient(image[y0:y1, x0:x1]), np.array([x0, y0], np.float32)
 
 
 def turned_to_edges(image: np.ndarray, quad: np.ndarray, pivot: np.ndarray) -> np.ndarray:
@@ -102,10 +107,7 @@ def turned_to_edges(image: np.ndarray, quad: np.ndarray, pivot: np.ndarray) -> n
     A card laid off from an index box takes the box's turn, and the detector boxes a small index nearly upright
     whatever the card's turn (a real nine turned 9 degrees, outlined upright: its seen part 0.45 of its label)."""
     reach = float(np.ptp(quad, axis=0).max()) * 0.5 + EDGE_OFFSET + 2  # what a turn by 12 degrees can sweep
-    x0, y0 = np.maximum(0, np.floor(quad.min(axis=0) - reach)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0) + reach).astype(int)
-    gradient = _gradient(image[y0:y1, x0:x1])  # only round the card: one per card laid off in a frame
-    origin = np.array([x0, y0], np.float32)
+    gradient, origin = _gradient_round(image, quad, reach)  # only round the card: one per card laid off in a frame
     best, best_score = quad, _index_sides(gradient, quad - origin) + TURN_GAIN
     for degrees in TURN_STEPS:
         candidate = turned_by(quad, degrees, pivot)

@@ -247,10 +247,15 @@ def lattice_grid(corners: np.ndarray, centres: np.ndarray) -> Grid | None:
     centres = np.asarray(centres, np.float32).reshape(-1, 2)
     if len(centres) < LATTICE_CARDS or not len(corners):
         return None
-    axes = _lattice_axes(centres)
+    steps_px = centres[None, :, :] - centres[:, None, :]
+    dist = np.linalg.norm(steps_px, axis=2)
+    np.fill_diagonal(dist, np.inf)
+    unit = float(np.median(dist.min(axis=1)))  # the median distance to a nearest neighbour
+    axes = _lattice_axes(steps_px, dist, unit)
     if axes is None:
         return None
-    steps = np.linalg.solve(np.array(axes, np.float64).T, (centres - centres[_most_crowded(centres)]).T).T
+    first = int(np.argmax((dist <= 2.0 * unit).sum(axis=1)))  # the most crowded centre
+    steps = np.linalg.solve(np.array(axes, np.float64).T, (centres - centres[first]).T).T
     cells = np.round(steps).astype(int)
     homography = None
     for _ in range(2):
@@ -266,14 +271,11 @@ def lattice_grid(corners: np.ndarray, centres: np.ndarray) -> Grid | None:
     return grid
 
 
-def _lattice_axes(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The two steps (px) between neighbouring centres, a card's width first, clockwise as a card's sides."""
-    d = centres[None, :, :] - centres[:, None, :]
-    dist = np.linalg.norm(d, axis=2)
-    np.fill_diagonal(dist, np.inf)
-    unit = float(np.median(dist.min(axis=1)))
+def _lattice_axes(steps: np.ndarray, dist: np.ndarray, unit: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The two steps (px) between neighbouring centres, a card's width first, clockwise as a card's sides; from the
+    steps between every two centres, their lengths and the median distance to a nearest neighbour (`unit`)."""
     near = (dist >= LATTICE_NEAR[0] * unit) & (dist <= LATTICE_NEAR[1] * unit)
-    vectors = d[near]
+    vectors = steps[near]
     if len(vectors) < 2 * LATTICE_CARDS:
         return None
     angles = np.degrees(np.arctan2(vectors[:, 1], vectors[:, 0])) % 180.0
@@ -291,10 +293,3 @@ def _lattice_axes(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if width[0] * height[1] - width[1] * height[0] < 0:  # as a card's first and last sides run: clockwise
         height = -height
     return width, height
-
-
-def _most_crowded(centres: np.ndarray) -> int:
-    """The centre with the most others within two of its nearest neighbour's distance."""
-    dist = np.linalg.norm(centres[None] - centres[:, None], axis=2)
-    np.fill_diagonal(dist, np.inf)
-    return int(np.argmax((dist <= 2.0 * np.median(dist.min(axis=1))).sum(axis=1)))
