@@ -589,3 +589,18 @@ def test_a_stack_is_walked_from_the_far_end_of_its_top_card_read_upside_down() -
     codes = [c for c in predict(image).codes if c != "back"]
     assert sorted(codes) == ["2D", "4C", "8C", "AC", "JC"]
     assert set(codes) <= {t.code for t in truths}
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_a_card_the_first_walk_found_is_walked_from_again_at_the_end() -> None:
+    """Seed 31798, scene 35: a 2D weapon under 8C, 5S and 7S. The first walk found the 8C between the 5S and a
+    region read 9C; only then did the 8C show the 2D's strip above it, and the late walk passed it over as a card
+    already walked from."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(31798, 36)
+    assert kind == "scoundrel"
+    codes = set(predict(image).codes)
+    assert {"2D", "8C", "5S", "7S"} <= codes
+    assert codes <= {t.code for t in truths} | {"back"}
