@@ -96,6 +96,7 @@ BEYOND_SHIFT = 0.1  # the cut at a stack region's other end is also read moved t
 FRAMED_BACK = 0.5  # a back box this sure whose design is framed in paper is a back whatever its middle's colour
 HOLELESS_BACK = 0.9  # off a map a back box this sure is a back though its middle has the table's colour
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
+HOLE_BACK_SCORE = 0.8  # a back whose colour tells backs in a map's empty cells (`_backs_in_holes`) needs this
 OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
 LOOK_AGAIN_SCORE = BOX_SCORE  # every face-up box whose outline reads "none" is read again by the later steps
 # (turned, through its paper, ...), but reported unread only from UNREAD_SCORE (real tune half: a king at 45
@@ -1388,8 +1389,10 @@ def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetec
                     table: np.ndarray | None) -> CardDetections:
     """Backs in a map's empty cells that read as no face: a paperless middle of the colour of a sure back the map
     shows (`like_backs_seen`) and not the table's (selection seed 4343: a back under a hand boxed at 0.42 only
-    at the larger input)."""
-    sure = np.array([c == "back" for c in cards.codes], bool) & (cards.confidence >= BACK_SCORE)
+    at the larger input). The back must be as sure as HOLE_BACK_SCORE: a hole boxed as a back at 0.56, on a cloth
+    lit lighter in the middle than at the border, made every empty cell of a map's bounds a back (fresh seeds
+    86111 scene 4 and 52391 scene 30: 17 and 8 false backs; every other set alike)."""
+    sure = np.array([c == "back" for c in cards.codes], bool) & (cards.confidence >= HOLE_BACK_SCORE)
     if not holes or not sure.any():
         return CardDetections()
     quads = np.array(holes, np.float32)
