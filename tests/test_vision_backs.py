@@ -346,3 +346,35 @@ def test_a_hole_boxed_unsurely_as_a_back_makes_no_empty_cell_a_back() -> None:
     right, wrong, extra, _ = match_cards(dets, truths)
     assert wrong == 0 and right == len(truths) and extra <= 1
     assert sum(c == "back" for c in dets.codes) <= sum(t.code == "back" for t in truths) + 1
+
+
+def test_the_paper_colour_is_read_off_the_faces_edges() -> None:
+    """A cream deck's paper (chroma over 18, no `_pale` paper) is read along its faces' long edges."""
+    import cv2
+
+    from vision.cards.backs import paper_colour
+    from vision.synth.cards import render_face
+
+    image = np.full((300, 400, 3), (40, 120, 40), np.uint8)
+    corners = _quad(150, 80)
+    face = render_face("9S", 0, 252)
+    paper = np.all(face > 200, axis=2)
+    face[paper] = (200, 235, 250)  # BGR cream
+    paste_card(image, face, corners)
+    lab = paper_colour(image, corners[None])
+    cream = cv2.cvtColor(np.array([[[200, 235, 250]]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    assert lab is not None and np.linalg.norm(lab - cream) < 6.0
+    assert paper_colour(image, np.zeros((0, 4, 2), np.float32)) is None
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
+def test_blurred_backs_of_a_cream_deck_on_a_cloth_of_their_colour_are_backs() -> None:
+    """Fresh seed 97531, scene 12: six red backs of a map on a red marbled cloth, their fine design blurred to one
+    colour and framed in cream borders (chroma 21-26) a few pixels wide: the design is what lies nearer its middle's
+    colour than the faces' paper (`paper_colour`), framed in that paper."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(97531, 13)
+    dets = predict(image)
+    assert kind == "superheld" and dets.codes.count("back") == sum(t.code == "back" for t in truths) == 6

@@ -26,6 +26,7 @@ from vision.cards.backs import (
     like_table,
     look_like_backs,
     of_table,
+    paper_colour,
     paperless,
     table_lab,
 )
@@ -1823,7 +1824,9 @@ def face_down(image: np.ndarray, backs: Boxes, faces: CardDetections, proposals:
     unsure ones (`_outlined`), and so do sure backs of their colour (`_as_sure_backs`). `holes`: the table may
     show through a map's holes here."""
     vouched = _outlined(image, backs, proposals) | _as_sure_backs(image, backs)
-    return _backs(image, _not_faces(backs, faces, vouched), found, holes, _card_size(faces))
+    sure = faces.corners[faces.confidence >= SURE_READING]
+    return _backs(image, _not_faces(backs, faces, vouched), found, holes, _card_size(faces),
+                  paper_colour(image, sure) if len(sure) else None)
 
 
 def _card_size(faces: CardDetections) -> tuple[float, float] | None:
@@ -1848,7 +1851,7 @@ def _as_sure_backs(image: np.ndarray, backs: Boxes) -> np.ndarray:
 
 
 def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = True,
-           card: tuple[float, float] | None = None) -> CardDetections:
+           card: tuple[float, float] | None = None, paper: np.ndarray | None = None) -> CardDetections:
     """Face-down cards, but none of the table's own colour (see `backs.like_table`), which a map's hole shows;
     where no map lies (`holes` False) a box as sure as HOLELESS_BACK is kept whatever its colour: a red back
     on a red cloth, its white border all that tells it (ten measurement seeds: two Scoundrel piles, 0.95-0.98).
@@ -1861,7 +1864,7 @@ def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = Tru
     keep = ~like_table(colours, table) & ~of_table(image, outlines, table)
     if card is not None:  # a back of the table's colour shows its design framed in its border, a hole does not
         ask = np.nonzero(~keep & (backs.scores >= FRAMED_BACK))[0]
-        keep[ask] = [framed_in_paper(image, outlines[k], card) for k in ask]
+        keep[ask] = [framed_in_paper(image, outlines[k], card, paper) for k in ask]
     if not holes:
         keep |= backs.scores >= HOLELESS_BACK
     return _face_down(outlines[keep], backs.scores[keep], colours[keep])

@@ -11,7 +11,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image
+from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image, rect_crop
 from vision.table import table_distance, table_pixels
 
 TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the table (seed 777: false backs 0.6-2.7
@@ -29,6 +29,8 @@ DESIGN_BLUR = 1.5  # px: a back's fine pattern blurred to one colour (`framed_in
 DESIGN_TEXTURE = 4.0  # a patterned design's mean difference from itself blurred (`_patterned`)
 DESIGN_NEAR_LAB = 25.0  # Lab distance within which the blurred design is one region
 DESIGN_SHARE = (0.75, 0.95)  # a back's design spans this share of its outline's sides (the designs' borders: 3-5 mm)
+PAPER_NEAR_LAB = 15.0  # a middle this near the faces' paper colour (`paper_colour`) is no design
+_MARGINS_MM = ((1.5, 28.0, 4.5, 60.0), (CARD_W_MM - 4.5, 28.0, CARD_W_MM - 1.5, 60.0))  # a face's plain long edges
 _PATCH = (16, 22)  # w, h of the sampled centre
 _CENTRE_MM = np.array([[12, 16], [CARD_W_MM - 12, 16], [CARD_W_MM - 12, CARD_H_MM - 16], [12, CARD_H_MM - 16]],
                       np.float32)
@@ -43,13 +45,27 @@ def _centre_lab(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
 
 
-def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, float]) -> bool:
+def paper_colour(image: np.ndarray, faces: np.ndarray) -> np.ndarray | None:
+    """The median Lab colour of the faces' paper, read along their long edges between the indices (`_MARGINS_MM`),
+    or None for no face: a deck's paper may be cream, which `_pale` does not take for paper."""
+    quads = np.asarray(faces, np.float32).reshape(-1, 4, 2)
+    if not len(quads):
+        return None
+    strips = [rect_crop(image, q, m, (3, 16)) for q in quads for m in _MARGINS_MM]
+    lab = cv2.cvtColor(np.concatenate(strips, axis=0), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    return np.median(lab, axis=0)
+
+
+def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, float],
+                    paper: np.ndarray | None = None) -> bool:
     """Whether the unpale region round a card's middle is framed by paper a border's width inside a card of the
     picture (`card`: its short and long side in px), on both axes (DESIGN_SHARE): a back's design in its white
     border. A hole in a map shows the table out to the neighbours' edges, a card's size or larger (the gaps).
     Round a patterned design (`_patterned`) paper is also whatever is not the design's blurred colour
     (DESIGN_NEAR_LAB): a cream deck's paper (chroma 21) is not `_pale` (fresh seed 72941 scene 30: four red
-    crosshatched backs of a map on a red checked cloth dropped as its holes)."""
+    crosshatched backs of a map on a red checked cloth dropped as its holes). Paper is also what has the colour of
+    the faces' paper (`paper`, `paper_colour`) than the middle's: a cream deck's fine design blurs out of `_patterned`
+    (fresh seed 97531 scene 12: six red backs of a map on a red marbled cloth, their cream borders chroma 21-26)."""
     q = np.asarray(corners, np.float32).reshape(4, 2)
     short, long = card
     lo, hi = q.min(axis=0) - long * 0.2, q.max(axis=0) + long * 0.2
@@ -65,6 +81,10 @@ def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, f
         smooth = cv2.cvtColor(cv2.GaussianBlur(window, (0, 0), DESIGN_BLUR), cv2.COLOR_BGR2LAB).astype(np.float32)
         middle = np.median(smooth[max(cy - 2, 0):cy + 3, max(cx - 2, 0):cx + 3].reshape(-1, 3), axis=0)
         masks.append(np.linalg.norm(smooth - middle, axis=2) < DESIGN_NEAR_LAB)
+    if paper is not None:  # the design: what lies nearer its middle's colour than the faces' paper's
+        middle = np.median(lab[max(cy - 3, 0):cy + 4, max(cx - 3, 0):cx + 4].reshape(-1, 3), axis=0)
+        if np.linalg.norm(middle - paper) > PAPER_NEAR_LAB:
+            masks.append(np.linalg.norm(lab - middle, axis=2) < np.linalg.norm(lab - paper, axis=2))
     return any(_framed(mask, (cx, cy), card) for mask in masks)
 
 
