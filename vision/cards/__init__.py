@@ -97,6 +97,7 @@ BEYOND_SHIFT = 0.1  # the cut at a stack region's other end is also read moved t
 FRAMED_BACK = 0.5  # a back box this sure whose design is framed in paper is a back whatever its middle's colour
 HOLELESS_BACK = 0.9  # off a map a back box this sure is a back though its middle has the table's colour
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
+BACK_PAPER_MOST = 0.5  # a face-down box whose middle is this much paper or more is none (backs: 0.12 at most)
 HOLE_BACK_SCORE = 0.8  # a back whose colour tells backs in a map's empty cells (`_backs_in_holes`) needs this
 OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
 LOOK_AGAIN_SCORE = BOX_SCORE  # every face-up box whose outline reads "none" is read again by the later steps
@@ -1867,6 +1868,7 @@ def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = Tru
         keep[ask] = [framed_in_paper(image, outlines[k], card, paper) for k in ask]
     if not holes:
         keep |= backs.scores >= HOLELESS_BACK
+    keep &= paperless(image, outlines, BACK_PAPER_MOST)  # half of its middle paper: a face, or a pale table
     return _face_down(outlines[keep], backs.scores[keep], colours[keep])
 
 

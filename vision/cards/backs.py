@@ -208,11 +208,11 @@ def like_a_design(colours: np.ndarray) -> np.ndarray:
     return _design_distances(colours).min(axis=1) < DESIGN_NEAR
 
 
-def paperless(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
-    """(N,): which outlines' middles show almost no paper (under PAPER_SHARE): a back's, or the table's; no face's."""
+def paperless(image: np.ndarray, outlines: np.ndarray, most: float = PAPER_SHARE) -> np.ndarray:
+    """(N,): which outlines' middles show almost no paper (under `most`): a back's, or the table's; no face's."""
     quads = np.asarray(outlines).reshape(-1, 4, 2)
     least = paper_lightness(image) if len(quads) else PALE_L
-    return np.array([paper_share(image, o, least) < PAPER_SHARE for o in quads], bool)
+    return np.array([paper_share(image, o, least) < most for o in quads], bool)
 
 
 def table_lab(image: np.ndarray, found: np.ndarray) -> np.ndarray | None:
