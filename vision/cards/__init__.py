@@ -1391,7 +1391,9 @@ def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetec
                     table: np.ndarray | None) -> CardDetections:
     """Backs in a map's empty cells that read as no face: a paperless middle of the colour of a sure back the map
     shows (`like_backs_seen`) and not the table's (selection seed 4343: a back under a hand boxed at 0.42 only
-    at the larger input). The back must be as sure as HOLE_BACK_SCORE: a hole boxed as a back at 0.56, on a cloth
+    at the larger input). The cell must show a design framed in paper (`framed_in_paper`, the faces' paper colour
+    too): a hole on a noisy blue cloth near a blue back's colour has none (fresh seed 97531 scene 28). The back
+    must be as sure as HOLE_BACK_SCORE: a hole boxed as a back at 0.56, on a cloth
     lit lighter in the middle than at the border, made every empty cell of a map's bounds a back (fresh seeds
     86111 scene 4 and 52391 scene 30: 17 and 8 false backs; every other set alike)."""
     sure = np.array([c == "back" for c in cards.codes], bool) & (cards.confidence >= HOLE_BACK_SCORE)
@@ -1403,6 +1405,9 @@ def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetec
     seen = (like_backs_seen(colours, centre_colours(image, backs))
             | like_backs_seen(centre_medians(image, quads), centre_medians(image, backs)))  # a finger on it
     keep = seen & ~like_table(colours, table) & ~of_table(image, quads, table) & paperless(image, quads)
+    faces = cards.corners[[c in CARD_CODES for c in cards.codes] & (cards.confidence >= SURE_READING)]
+    paper = paper_colour(image, faces) if len(faces) else None
+    keep[keep] = [framed_in_paper(image, q, mean_sides(portrait_corners(q)), paper) for q in quads[keep]]
     return _face_down(quads[keep], np.full(int(keep.sum()), PROPOSAL_SCORE), colours[keep])
 
 
