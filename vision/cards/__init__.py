@@ -1406,7 +1406,7 @@ def _backs_in_holes(image: np.ndarray, holes: list[np.ndarray], cards: CardDetec
             | like_backs_seen(centre_medians(image, quads), centre_medians(image, backs)))  # a finger on it
     keep = seen & ~like_table(colours, table) & ~of_table(image, quads, table) & paperless(image, quads)
     faces = cards.corners[[c in CARD_CODES for c in cards.codes] & (cards.confidence >= SURE_READING)]
-    paper = paper_colour(image, faces) if len(faces) else None
+    paper = paper_colour(image, faces) if keep.any() else None
     keep[keep] = [framed_in_paper(image, q, mean_sides(portrait_corners(q)), paper) for q in quads[keep]]
     return _face_down(quads[keep], np.full(int(keep.sum()), PROPOSAL_SCORE), colours[keep])
 
@@ -1830,9 +1830,8 @@ def face_down(image: np.ndarray, backs: Boxes, faces: CardDetections, proposals:
     unsure ones (`_outlined`), and so do sure backs of their colour (`_as_sure_backs`). `holes`: the table may
     show through a map's holes here."""
     vouched = _outlined(image, backs, proposals) | _as_sure_backs(image, backs)
-    sure = faces.corners[faces.confidence >= SURE_READING]
     return _backs(image, _not_faces(backs, faces, vouched), found, holes, _card_size(faces),
-                  paper_colour(image, sure) if len(sure) else None)
+                  faces.corners[faces.confidence >= SURE_READING])
 
 
 def _card_size(faces: CardDetections) -> tuple[float, float] | None:
@@ -1857,19 +1856,21 @@ def _as_sure_backs(image: np.ndarray, backs: Boxes) -> np.ndarray:
 
 
 def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = True,
-           card: tuple[float, float] | None = None, paper: np.ndarray | None = None) -> CardDetections:
+           card: tuple[float, float] | None = None, sure: np.ndarray | None = None) -> CardDetections:
     """Face-down cards, but none of the table's own colour (see `backs.like_table`), which a map's hole shows;
     where no map lies (`holes` False) a box as sure as HOLELESS_BACK is kept whatever its colour: a red back
     on a red cloth, its white border all that tells it (ten measurement seeds: two Scoundrel piles, 0.95-0.98).
     Anywhere, a box as sure as FRAMED_BACK whose design lies framed in paper a border's width inside a card of the
     picture's size (`backs.framed_in_paper`, the faces read surely giving the size) is a back: a hole shows the
-    table out to its neighbours' edges (fresh seed 57721: seven blue backs of a map on a blue cloth, six kept)."""
+    table out to its neighbours' edges (fresh seed 57721: seven blue backs of a map on a blue cloth, six kept).
+    `sure`: the faces read surely, whose paper's colour (`paper_colour`) frames a cream deck's design too."""
     outlines = _outlines(image, backs)
     colours = centre_colours(image, outlines)
     table = table_lab(image, found) if len(outlines) else None
     keep = ~like_table(colours, table) & ~of_table(image, outlines, table)
     if card is not None:  # a back of the table's colour shows its design framed in its border, a hole does not
         ask = np.nonzero(~keep & (backs.scores >= FRAMED_BACK))[0]
+        paper = paper_colour(image, sure) if len(ask) and sure is not None else None
         keep[ask] = [framed_in_paper(image, outlines[k], card, paper) for k in ask]
     if not holes:
         keep |= backs.scores >= HOLELESS_BACK

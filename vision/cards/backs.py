@@ -30,6 +30,7 @@ DESIGN_TEXTURE = 4.0  # a patterned design's mean difference from itself blurred
 DESIGN_NEAR_LAB = 25.0  # Lab distance within which the blurred design is one region
 DESIGN_SHARE = (0.75, 0.95)  # a back's design spans this share of its outline's sides (the designs' borders: 3-5 mm)
 PAPER_NEAR_LAB = 15.0  # a middle this near the faces' paper colour (`paper_colour`) is no design
+PAPER_FACES = 8  # faces enough to read the deck's paper colour off
 _MARGINS_MM = ((1.5, 28.0, 4.5, 60.0), (CARD_W_MM - 4.5, 28.0, CARD_W_MM - 1.5, 60.0))  # a face's plain long edges
 _PATCH = (16, 22)  # w, h of the sampled centre
 _CENTRE_MM = np.array([[12, 16], [CARD_W_MM - 12, 16], [CARD_W_MM - 12, CARD_H_MM - 16], [12, CARD_H_MM - 16]],
@@ -46,9 +47,10 @@ def _centre_lab(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 
 def paper_colour(image: np.ndarray, faces: np.ndarray) -> np.ndarray | None:
-    """The median Lab colour of the faces' paper, read along their long edges between the indices (`_MARGINS_MM`),
-    or None for no face: a deck's paper may be cream, which `_pale` does not take for paper."""
-    quads = np.asarray(faces, np.float32).reshape(-1, 4, 2)
+    """The median Lab colour of the faces' paper, read along their long edges between the indices (`_MARGINS_MM`)
+    of the first PAPER_FACES, or None for no face: a deck's paper may be cream, which `_pale` does not take for
+    paper."""
+    quads = np.asarray(faces, np.float32).reshape(-1, 4, 2)[:PAPER_FACES]
     if not len(quads):
         return None
     strips = [rect_crop(image, q, m, (3, 16)) for q in quads for m in _MARGINS_MM]
