@@ -98,6 +98,7 @@ FRAMED_BACK = 0.5  # a back box this sure whose design is framed in paper is a b
 HOLELESS_BACK = 0.9  # off a map a back box this sure is a back though its middle has the table's colour
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 BACK_PAPER_MOST = 0.5  # a face-down box whose middle is this much paper or more is none (backs: 0.12 at most)
+BARE_SHARE = 0.99  # a map's unread box whose middle is this much of the table's colours is a hole (`_not_bare`)
 HOLE_BACK_SCORE = 0.8  # a back whose colour tells backs in a map's empty cells (`_backs_in_holes`) needs this
 OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
 LOOK_AGAIN_SCORE = BOX_SCORE  # every face-up box whose outline reads "none" is read again by the later steps
@@ -480,7 +481,19 @@ def read_in_grid_or_turned(image: np.ndarray, faces: CardDetections, fanned: Car
     cards, held = _off_grid_on_map(cards, held)
     cards, held = _off_grid_twice(image, grid, cards, held)
     cards = _held_twice(image, grid, cards, held)
-    return _on_edges(image, _not_across(one_deck(image, cards, held)))
+    return _not_bare(image, _on_edges(image, _not_across(one_deck(image, cards, held))))
+
+
+def _not_bare(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """A map's cards less each unread one whose middle shows nothing but colours the table shows (`of_table` at
+    BARE_SHARE): a hole beside a map on a pale check or a white cloth looks like a blank card to the detector, while a
+    card of a map shows ink in its middle, an ace's one pip too (fresh seeds 11235 scene 24, 27182 scene 26)."""
+    unread = [k for k, c in enumerate(cards.codes) if c == UNREAD]
+    if not unread:
+        return cards
+    table = table_lab(image, cards.corners)
+    bare = of_table(image, cards.corners[unread], table, BARE_SHARE)
+    return _without(cards, [k for k, b in zip(unread, bare, strict=True) if b])
 
 
 def _not_across(cards: CardDetections) -> CardDetections:

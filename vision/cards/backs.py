@@ -238,14 +238,15 @@ def like_table(colours: np.ndarray, table: np.ndarray | None) -> np.ndarray:
     return np.minimum(*near) < TABLE_BACK
 
 
-def of_table(image: np.ndarray, outlines: np.ndarray, table: np.ndarray | None) -> np.ndarray:
+def of_table(image: np.ndarray, outlines: np.ndarray, table: np.ndarray | None,
+             share: float = TABLE_SHARE) -> np.ndarray:
     """Per face-down card: nearly every pixel of its middle has a colour the table (`table_lab`) shows somewhere (a
     checked cloth, whose mean is none of its colours, seen through a map's hole). Only for backs: a face's white
     paper matches any table with white in it (the real photos' unread cards on tiles and papers)."""
     if table is None or not len(outlines):
         return np.zeros(len(outlines), bool)
     shown = _colours_shown(table)
-    out = [shown[tuple((_centre_lab(image, o) // TABLE_BIN).astype(np.intp).T)].mean() >= TABLE_SHARE
+    out = [shown[tuple((_centre_lab(image, o) // TABLE_BIN).astype(np.intp).T)].mean() >= share
            for o in np.asarray(outlines, np.float32).reshape(-1, 4, 2)]
     return np.array(out, bool)
 
