@@ -1887,7 +1887,7 @@ def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = Tru
         keep[ask] = [framed_in_paper(image, outlines[k], card, paper) for k in ask]
     if not holes:
         keep |= backs.scores >= HOLELESS_BACK
-    keep &= paperless(image, outlines, BACK_PAPER_MOST)  # half of its middle paper: a face, or a pale table
+    keep[keep] = paperless(image, outlines[keep], BACK_PAPER_MOST)  # half its middle paper: a face, or a pale table
     return _face_down(outlines[keep], backs.scores[keep], colours[keep])
 
 

@@ -65,9 +65,10 @@ def framed_in_paper(image: np.ndarray, corners: np.ndarray, card: tuple[float, f
     border. A hole in a map shows the table out to the neighbours' edges, a card's size or larger (the gaps).
     Round a patterned design (`_patterned`) paper is also whatever is not the design's blurred colour
     (DESIGN_NEAR_LAB): a cream deck's paper (chroma 21) is not `_pale` (fresh seed 72941 scene 30: four red
-    crosshatched backs of a map on a red checked cloth dropped as its holes). Paper is also what has the colour of
-    the faces' paper (`paper`, `paper_colour`) than the middle's: a cream deck's fine design blurs out of `_patterned`
-    (fresh seed 97531 scene 12: six red backs of a map on a red marbled cloth, their cream borders chroma 21-26)."""
+    crosshatched backs of a map on a red checked cloth dropped as its holes). Paper is also what lies nearer the
+    faces' paper colour (`paper`, `paper_colour`) than the middle's: a cream deck's fine design blurs out of
+    `_patterned` (fresh seed 97531 scene 12: six red backs of a map on a red marbled cloth, their cream borders
+    chroma 21-26)."""
     q = np.asarray(corners, np.float32).reshape(4, 2)
     short, long = card
     lo, hi = q.min(axis=0) - long * 0.2, q.max(axis=0) + long * 0.2
