@@ -56,6 +56,8 @@ HULL_FILL = 0.78  # share of its hull a lone tile's mask fills, at least (notche
 LONE_FILL = 0.85  # share of the quadrilateral a lone tile's four longest sides span that its mask fills, at least
 REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
 FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
+GROW_RADII = (1.5, 2.5, 4.0, 6.0, 9.0)  # tiles about the board's middle whose outline a grown fit takes, round by round
+GROWN_AREA = (0.7, 1.4)  # cell area a grown fit (and the grid it grows from) may have against the best grid so far
 FIT_TOLERANCES = (0.3, 0.2, 0.12, 0.08)  # tiles: outline points this near a grid line steer the fit, round by round
 HAND_AREA = 0.015  # least share of the picture an arm and hand cover
 HAND_RED = 118  # Lab a* (OpenCV's, 128 grey): an arm's median lies above it (skin is never green; a field is)
@@ -121,12 +123,18 @@ def find_grid(image: np.ndarray) -> Grid | None:
         # must fit the outline well; the first fit's own search may go finer, as it always could); these searches
         # also try the best guess's pitch on both axes (tiles are square: `_square_combs`)
         centre = outline.mean(axis=0) if len(outline) else np.zeros(2)
+        tried = [found]
         for k, rect in enumerate((found[0], *rects[1:])):
             again = _best_comb(grey, board_mask, rect, arm, outline, square=True)
-            if again is None or again[2] <= found[2]:
+            if again is None:
+                continue
+            tried.append(again)
+            if again[2] <= found[2]:
                 continue
             if k == 0 or again[1] >= REFIT_SHARE or _cell_area(again[0], centre) > FINER * _cell_area(found[0], centre):
                 found = again
+        if found[1] < REFIT_SHARE:
+            found = _grown_best(tried, outline, centre, found)
     to_board, share, _ = found
     finer = _extra_lines(to_board, outline, 2) >= FINER_EXTRA
     if finer:
@@ -164,6 +172,42 @@ def find_grid(image: np.ndarray) -> Grid | None:
         return None
     return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
                 _touched(arm, to_board))
+
+
+def _grown_best(tried: list[tuple[np.ndarray, float, float]], outline: np.ndarray, centre: np.ndarray,
+                found: tuple[np.ndarray, float, float]) -> tuple[np.ndarray, float, float]:
+    """The grid a fit grown from the board's middle outwards (`_grown`) gives from any grid tried, when the outline
+    fits it at `REFIT_SHARE` and better than `found`, at about found's pitch (`GROWN_AREA`: a finer grid fits an
+    outline as well, and the searches chose the pitch).
+
+    A small board's short tile sides place the vanishing points badly: the grids the combs fit drift half a tile
+    across the board, and a fit to the whole outline then takes its far sides to the wrong lines.
+    """
+    best = found
+    area = _cell_area(found[0], centre)
+    for start, _, score in tried:
+        if not GROWN_AREA[0] <= _cell_area(start, centre) / area <= GROWN_AREA[1]:
+            continue
+        grown, share = _grown(start, outline)
+        ratio = _cell_area(grown, centre) / area
+        if share >= REFIT_SHARE and share > best[1] and GROWN_AREA[0] <= ratio <= GROWN_AREA[1]:
+            best = (grown, share, score)
+    return best
+
+
+def _grown(to_board: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, float]:
+    """`_fit_outline` on the outline within `GROW_RADII` tiles of its median cell, round by round, each round
+    starting from the last: near the middle a drifting grid still lies on the right lines, and each fit carries
+    the lines out to where the next takes them."""
+    uv = cv2.perspectiveTransform(outline[None].astype(np.float64), to_board)[0]
+    middle = np.median(uv, axis=0)
+    for radius in GROW_RADII:
+        near = np.abs(uv - middle).max(axis=1) < radius
+        if near.sum() < 16:
+            continue
+        to_board, _ = _fit_outline(to_board, outline[near])
+        uv = cv2.perspectiveTransform(outline[None].astype(np.float64), to_board)[0]
+    return _fit_outline(to_board, outline)
 
 
 def _cell_area(to_board: np.ndarray, at: np.ndarray) -> float:
@@ -288,28 +332,32 @@ def _borders_apart(grey: np.ndarray, raw_mask: np.ndarray, to_board: np.ndarray)
 
 
 def _whole_blocks(cells: list[Cell], to_board: np.ndarray) -> np.ndarray | None:
-    """The grid at twice the pitch when the occupied cells come in whole 2 x 2 blocks, or None.
+    """The grid at twice (or three times) the pitch when the occupied cells come in whole 2 x 2 (3 x 3) blocks, or
+    None.
 
     A grid at half the tiles' pitch sees each tile as four cells, so its occupied cells fill aligned 2 x 2
     blocks; a true grid's do not (random play lays no board of whole 2 x 2 blocks). Roads run along tile
-    middles, so the finer comb's extra lines can show as much edge as the borders and `_coarser` misses it.
+    middles, so the finer comb's extra lines can show as much edge as the borders and `_coarser` misses it;
+    so it is at a third of the pitch, where roads and city walls of a few tiles can give a wrong phase of the
+    coarser grid the strongest borders.
     """
-    if len(cells) < WHOLE_BLOCKS_CELLS:
+    best: tuple[float, int, int, int] | None = None
+    for k in (2, 3):
+        if len(cells) < WHOLE_BLOCKS_CELLS * k * k // 4:
+            continue
+        for a in range(k):
+            for b in range(k):
+                counts: dict[Cell, int] = {}
+                for i, j in cells:
+                    key = ((i - a) // k, (j - b) // k)
+                    counts[key] = counts.get(key, 0) + 1
+                whole = sum(n for n in counts.values() if n == k * k) / len(cells)
+                if best is None or whole > best[0]:
+                    best = (whole, k, a, b)
+    if best is None or best[0] < WHOLE_BLOCKS:
         return None
-    best: tuple[float, int, int] | None = None
-    for a in (0, 1):
-        for b in (0, 1):
-            counts: dict[Cell, int] = {}
-            for i, j in cells:
-                key = ((i - a) // 2, (j - b) // 2)
-                counts[key] = counts.get(key, 0) + 1
-            whole = sum(n for n in counts.values() if n == 4) / len(cells)
-            if best is None or whole > best[0]:
-                best = (whole, a, b)
-    whole, a, b = best
-    if whole < WHOLE_BLOCKS:
-        return None
-    return np.array([[0.5, 0, -a / 2], [0, 0.5, -b / 2], [0, 0, 1]]) @ to_board
+    _, k, a, b = best
+    return np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]]) @ to_board
 
 
 def _extra_lines(to_board: np.ndarray, outline: np.ndarray, k: int) -> float:

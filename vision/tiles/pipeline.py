@@ -39,6 +39,9 @@ SHIELD_BESIDE = 0.005  # tiles squared: a lopsided part of a shield-blue blob th
 # tiles: a foot this near a tile's corner along both axes is the gap where four tiles meet (dark table, a shadow);
 # a player's figure stands on the feature, its base (0.27 tile wide) on one tile: true feet lie 0.11 or more off
 CORNER = 0.1
+# rectified px (PATCH 48) of a shield's blue patch at least, where a shield alone shows a tile: a painted shield covers
+# 25 px or more; the colour fringe where dark table meets a tile's side, 9-21 (tune-clear seeds 1000000-1000359)
+SHIELD_PX = 16
 
 
 def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
@@ -277,13 +280,24 @@ def _confirmed(unlike_table: np.ndarray, grid: Grid, box: list[Cell], seen: np.n
     whole = share(seen) >= 0.95  # not partly outside the picture
     candidates = set(grid.cells)
     mine = np.array([cell in candidates for cell in box])
-    found = np.where(mine, (grass > 0.04) | (shield > 0.003) | (unlike > 0.6), (grass > 0.05) | (shield > 0.006))
+    by_shield = np.where(mine, shield > 0.003, shield > 0.006)
+    by_shield &= ~np.where(mine, (grass > 0.04) | (unlike > 0.6), grass > 0.05)
+    for k in np.flatnonzero(by_shield):  # few cells: their largest patch, where the shield alone would tell
+        by_shield[k] = _largest_patch(shields, ox[k] + a, oy[k] + a, b - a) >= SHIELD_PX
+    found = np.where(mine, (grass > 0.04) | (unlike > 0.6), grass > 0.05) | by_shield
     # skin is unlike the table and its rim blends into blue cloth: where an arm lies, only field shows a tile
     found &= np.array([cell not in grid.under_arm for cell in box]) | (grass > 0.05)
     keep = whole & found
     blue_only = keep & ~mine & (grass <= 0.05)
     return ([cell for cell, k in zip(box, keep, strict=True) if k],
             {cell for cell, k in zip(box, blue_only, strict=True) if k})
+
+
+def _largest_patch(mask: np.ndarray, x: int, y: int, side: int) -> int:
+    """Pixels of the largest 8-connected patch of `mask` in a square of it."""
+    crop = mask[y:y + side, x:x + side].view(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(crop)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
 
 
 def _prefiltered(image: np.ndarray, to_patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
