@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.cards.detect import int8_exact
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop, index_crop
 from vision.cards.identity import CLASSIFIER, COURT_READER, FACE_READER, classify
 from vision.cards.labels import CROP_CLASSES
@@ -19,6 +20,11 @@ CROPS = {CLASSIFIER: lambda image, c: index_crop(image, c, 1.0), FACE_READER: fa
 
 
 CODES = ["AS", "10H", "KD", "7C", "QS", "2H", "JC", "9D", "5S", "8H", "4C", "6D"]
+
+
+# where the int8 kernels saturate, the runtime runs the float sources (`detect.runnable`): comparing them would
+# compare a model with itself
+EXACT = pytest.mark.skipif(not int8_exact(), reason="this CPU has no VNNI: onnxruntime's int8 kernels saturate here")
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +50,7 @@ def test_an_int8_model_is_named_after_its_float_source() -> None:
     assert set(READERS) == {CLASSIFIER, FACE_READER, COURT_READER}
 
 
+@EXACT
 @pytest.mark.parametrize("model", READERS, ids=lambda p: p.name)
 def test_the_int8_reader_reads_what_its_float_source_reads(model: Path, scene_crops: dict[Path, np.ndarray]) -> None:
     if not (model.exists() and source_of(model).exists()):
@@ -57,6 +64,7 @@ def test_the_int8_reader_reads_what_its_float_source_reads(model: Path, scene_cr
     assert [CROP_CLASSES[k] for k in fast.argmax(axis=1)] == CODES
 
 
+@EXACT
 def test_quantizing_a_reader_writes_an_int8_model_that_agrees(tmp_path: Path,
                                                               scene_crops: dict[Path, np.ndarray]) -> None:
     pytest.importorskip("onnx")
@@ -77,6 +85,7 @@ def test_quantizing_a_reader_writes_an_int8_model_that_agrees(tmp_path: Path,
     assert (exact.argmax(axis=1) == fast.argmax(axis=1)).mean() >= 0.95
 
 
+@EXACT
 def test_the_agreement_of_an_int8_reader_is_measured_on_crops(scene_crops: dict[Path, np.ndarray]) -> None:
     from vision.train.quantize import agreement
 

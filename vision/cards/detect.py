@@ -48,6 +48,35 @@ class Boxes:
                      np.concatenate([b.classes for b in parts]), np.concatenate([b.scores for b in parts]))
 
 
+VNNI = frozenset({"avx512_vnni", "avx_vnni", "amx_int8"})  # x86 flags of an int8 dot product that keeps 32-bit sums
+
+
+@cache
+def int8_exact(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
+    """Whether onnxruntime's int8 kernels keep their sums on this CPU.
+
+    On x86 without VNNI they multiply u8 activations by s8 weights in 16-bit pairs that saturate (SSSE3/AVX2
+    pmaddubsw), and the int8 card readers then misread cards their float sources read (session 34, an AMD Zen 1:
+    21 tests of readings failed, int8 and float outputs up to 0.54 apart). A CPU whose flags are not to be read
+    (no /proc/cpuinfo, or no x86 "flags" line: ARM runs its own kernels) is taken to be exact.
+    """
+    try:
+        text = cpuinfo.read_text()
+    except OSError:
+        return True
+    flags = next((line.split(":", 1)[1].split() for line in text.splitlines() if line.startswith("flags")), None)
+    return flags is None or bool(VNNI & set(flags))
+
+
+def runnable(path: Path) -> Path:
+    """The model to run for a shipped int8 reader: its float source where the int8 kernels are not exact here."""
+    if path.name.endswith(".int8.onnx") and not int8_exact():
+        source = path.with_name(path.name.replace(".int8.onnx", ".onnx"))
+        if source.exists():
+            return source
+    return path
+
+
 def session(path: Path, threads: int = 2):  # noqa: ANN201 - onnxruntime.InferenceSession
     import onnxruntime as ort
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards.detect import MODELS, session
+from vision.cards.detect import MODELS, runnable, session
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop, index_crop, rotate_corners
 from vision.cards.labels import CARD_CODES, CROP_CLASSES, NONE_CLASS
 
@@ -42,7 +42,7 @@ ZOOM_CARD_PX = 55.0  # the first corner of a card left unsure is read at the oth
 def _classifier(path: str):  # noqa: ANN202
     if not Path(path).exists():
         raise FileNotFoundError(f"card classifier model missing: {path}")
-    return session(Path(path))
+    return session(runnable(Path(path)))
 
 
 def classify(crops: np.ndarray, model: Path = CLASSIFIER) -> np.ndarray:
