@@ -454,7 +454,8 @@ def test_a_reading_off_the_grid_of_a_code_the_map_holds_is_read_again_in_the_cel
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
 @pytest.mark.xfail(not int8_exact(), strict=False,
-                   reason="read with the float readers (no VNNI: the int8 kernels saturate here), the unsure reading is not read again; the int8 readers' is")
+                   reason="read with the float readers (no VNNI: the int8 kernels saturate here), "
+                          "the unsure reading is not read again; the int8 readers' is")
 def test_an_unsure_reading_off_the_grid_is_read_again_in_the_cell_it_hid() -> None:
     """Selection seed 5353, scene 2: a JD under a hand, 36% of it showing, is read 7S at 0.54 through a box lying
     across two cells; its own cell, hidden from the look at the map's holes by that reading, reads the JD."""

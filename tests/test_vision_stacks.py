@@ -547,7 +547,8 @@ def test_a_walk_places_each_card_either_way_up_and_narrower_where_asked() -> Non
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="no detector model")
 @pytest.mark.xfail(not int8_exact(), strict=False,
-                   reason="read with the float readers (no VNNI: the int8 kernels saturate here), the stack's 5S is missed; the int8 readers read it")
+                   reason="read with the float readers (no VNNI: the int8 kernels saturate here), "
+                          "the stack's 5S is missed; the int8 readers read it")
 def test_a_strip_squeezed_by_a_wide_stack_outline_is_read_through_a_narrower_card() -> None:
     """Measurement seed 1618, scene 3: a stack's 5S lies between two cards outlined by the stack's drifting
     region, wider than a card; through that width its index read below STACK_WALK_READ, through a card a tenth or
