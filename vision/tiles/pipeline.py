@@ -280,11 +280,11 @@ def _confirmed(unlike_table: np.ndarray, grid: Grid, box: list[Cell], seen: np.n
     whole = share(seen) >= 0.95  # not partly outside the picture
     candidates = set(grid.cells)
     mine = np.array([cell in candidates for cell in box])
-    by_shield = np.where(mine, shield > 0.003, shield > 0.006)
-    by_shield &= ~np.where(mine, (grass > 0.04) | (unlike > 0.6), grass > 0.05)
+    shown = np.where(mine, (grass > 0.04) | (unlike > 0.6), grass > 0.05)  # a tile shown by more than a shield
+    by_shield = np.where(mine, shield > 0.003, shield > 0.006) & ~shown
     for k in np.flatnonzero(by_shield):  # few cells: their largest patch, where the shield alone would tell
         by_shield[k] = _largest_patch(shields, ox[k] + a, oy[k] + a, b - a) >= SHIELD_PX
-    found = np.where(mine, (grass > 0.04) | (unlike > 0.6), grass > 0.05) | by_shield
+    found = shown | by_shield
     # skin is unlike the table and its rim blends into blue cloth: where an arm lies, only field shows a tile
     found &= np.array([cell not in grid.under_arm for cell in box]) | (grass > 0.05)
     keep = whole & found
