@@ -607,3 +607,17 @@ def test_a_card_the_first_walk_found_is_walked_from_again_at_the_end() -> None:
     codes = set(predict(image).codes)
     assert {"2D", "8C", "5S", "7S"} <= codes
     assert codes <= {t.code for t in truths} | {"back"}
+
+
+@pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
+def test_two_cards_of_one_rank_a_step_apart_in_a_stack_are_both_read() -> None:
+    """Fresh seed 97531, scene 37: a 4D and the 4C under it in a weapon stack, their indices 16-18 mm apart though
+    the outlines laid off from their strips have centres 6 mm apart: two cards, both kept (a rule tried in session
+    35 that took one rank read twice within 10 mm of outline centre for one card dropped the 4C)."""
+    from vision.cards import predict
+    from vision.evaluate import synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(97531, 38)
+    codes = predict(image).codes
+    assert kind == "scoundrel" and {"4D", "4C"} <= {t.code for t in truths}
+    assert {"4D", "4C"} <= set(codes)

@@ -99,7 +99,7 @@ HOLELESS_BACK = 0.9  # off a map a back box this sure is a back though its middl
 BACK_SCORE = 0.5  # a face-down box needs this score: below it the detector mostly sees backs in table patterns
 BACK_PAPER_MOST = 0.5  # a face-down box whose middle is this much paper or more is none (backs: 0.12 at most)
 BARE_SHARE = 0.99  # a map's unread box whose middle is this much of the table's colours is a hole (`_not_bare`)
-HOLE_BACK_SCORE = 0.8  # a back whose colour tells backs in a map's empty cells (`_backs_in_holes`) needs this
+HOLE_BACK_SCORE = 0.75  # a back whose colour tells backs in a map's empty cells (`_backs_in_holes`) needs this
 OUTLINED_BACK = 0.5  # ... unless a classical blob of a back's colour overlaps it this much
 LOOK_AGAIN_SCORE = BOX_SCORE  # every face-up box whose outline reads "none" is read again by the later steps
 # (turned, through its paper, ...), but reported unread only from UNREAD_SCORE (real tune half: a king at 45
