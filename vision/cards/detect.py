@@ -68,10 +68,17 @@ def int8_exact(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
     return flags is None or bool(VNNI & set(flags))
 
 
+def source_of(int8: Path) -> Path:
+    """The float model an int8 copy is made from: `cards-index.int8.onnx` <- `cards-index.onnx`."""
+    if not int8.name.endswith(".int8.onnx"):
+        raise ValueError(f"not an int8 model name: {int8.name}")
+    return int8.with_name(int8.name.removesuffix(".int8.onnx") + ".onnx")
+
+
 def runnable(path: Path) -> Path:
     """The model to run for a shipped int8 reader: its float source where the int8 kernels are not exact here."""
     if path.name.endswith(".int8.onnx") and not int8_exact():
-        source = path.with_name(path.name.replace(".int8.onnx", ".onnx"))
+        source = source_of(path)
         if source.exists():
             return source
     return path

@@ -18,7 +18,16 @@ from vision.table import table_distance
 from vision.tiles.catalog import TILES
 from vision.tiles.grid import Grid, find_grid
 from vision.tiles.matcher import Reading, match_board
-from vision.tiles.meeples import CANDIDATE_DISTANCES, Blob, Calibration, _foot_in, feature_at, find_meeples, painted
+from vision.tiles.meeples import (
+    CANDIDATE_DISTANCES,
+    Blob,
+    Calibration,
+    _foot_in,
+    feature_at,
+    find_meeples,
+    labelled,
+    painted,
+)
 from vision.tiles.meeples import _distance as colour_distance
 from vision.tiles.reader import PATCH, blue_lead, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
 
@@ -295,8 +304,7 @@ def _confirmed(unlike_table: np.ndarray, grid: Grid, box: list[Cell], seen: np.n
 
 def _largest_patch(mask: np.ndarray, x: int, y: int, side: int) -> int:
     """Pixels of the largest 8-connected patch of `mask` in a square of it."""
-    crop = mask[y:y + side, x:x + side].view(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(crop)
+    n, _, stats = labelled(mask[y:y + side, x:x + side].view(np.uint8))
     return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
 
 

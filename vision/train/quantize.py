@@ -22,19 +22,13 @@ import cv2
 import numpy as np
 
 from vision.cards import identity
+from vision.cards.detect import source_of
 from vision.evaluate import synthetic_scenes
 from vision.real_photos import real_images
 
 READERS = (identity.CLASSIFIER, identity.FACE_READER, identity.COURT_READER)  # the int8 files the runtime runs
 CALIBRATION_SEED = 31337  # generator scenes no evaluation or training set uses
 CALIBRATION_CROPS = 1024  # per reader, drawn at random from those recorded
-
-
-def source_of(int8: Path) -> Path:
-    """The float model an int8 copy is made from: `cards-index.int8.onnx` <- `cards-index.onnx`."""
-    if not int8.name.endswith(".int8.onnx"):
-        raise ValueError(f"not an int8 model name: {int8.name}")
-    return int8.with_name(int8.name.removesuffix(".int8.onnx") + ".onnx")
 
 
 @contextmanager
