@@ -16,19 +16,14 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from vision.tiles.evaluate import EvalConfig, Tally, _score, draw_scene
+from vision.tiles.evaluate import EvalConfig, Tally, board_tally
 from vision.tiles.grid import _whole_blocks
-from vision.tiles.pipeline import predict
 
 DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 
 
 def _tally(name: str, index: int) -> Tally:
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text()))
-    scene, calibration, style = draw_scene(config, index)
-    tally = Tally()
-    _score(scene, predict(scene.image, calibration=calibration), tally, style)
-    return tally
+    return board_tally(EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text())), index)
 
 
 def test_a_grid_drifting_across_a_small_board_is_grown_from_its_middle() -> None:

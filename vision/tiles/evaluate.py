@@ -102,6 +102,14 @@ def evaluate_scene(scene: Scene, calibration: Calibration | None, tally: Tally, 
     return out
 
 
+def board_tally(config: EvalConfig, index: int) -> Tally:
+    """Board `index` of a set read and scored alone: what a test of one board that once failed checks."""
+    scene, calibration, style = draw_scene(config, index)
+    tally = Tally()
+    evaluate_scene(scene, calibration, tally, style)
+    return tally
+
+
 def _score(scene: Scene, out: dict[str, Any], tally: Tally, style: str) -> None:
     predicted = [(np.mean(t["corners"], axis=0), t) for t in out["tiles"]]
     used: set[int] = set()
