@@ -416,7 +416,8 @@ def _not_roofs(board: np.ndarray, lab: np.ndarray, blobs: list[Blob], feet: list
     larger (0.0295-0.047 tile squared against the roofs' 0.014-0.032)."""
     model = verifier.load()
     on = [k for k, foot in enumerate(feet)
-          if blobs[k].crop.sum() < ROOF_AREA * PATCH * PATCH and _on_monastery(foot, readings, x0, y0)]
+          if blobs[k].crop.sum() < ROOF_AREA * PATCH * PATCH
+          and (under := _feature_under(foot, readings, x0, y0)) is not None and under[1] == "monastery"]
     if model is None or not on:
         return blobs, feet
     scores = verifier.scores(model, board, [blobs[k] for k in on], PATCH, calibration, lab)
@@ -424,24 +425,24 @@ def _not_roofs(board: np.ndarray, lab: np.ndarray, blobs: list[Blob], feet: list
     return [b for k, b in enumerate(blobs) if k not in roofs], [f for k, f in enumerate(feet) if k not in roofs]
 
 
-def _on_monastery(foot: tuple[float, float], readings: dict[Cell, Reading], x0: int, y0: int) -> bool:
+def _feature_under(foot: tuple[float, float], readings: dict[Cell, Reading], x0: int, y0: int
+                   ) -> tuple[Cell, str] | None:
+    """The cell a foot stands on and the feature there, as the tile there was read; None off the read tiles."""
     located = _locate(foot, readings, x0, y0)
     if located is None:
-        return False
+        return None
     cell, u, v = located
-    return feature_at(readings[cell].letter, readings[cell].rotation, u, v) == "monastery"
+    reading = readings[cell]
+    return cell, feature_at(reading.letter, reading.rotation, u, v)
 
 
 def _place_meeples(blobs: list[Blob], feet: list[tuple[float, float]], readings: dict[Cell, Reading], x0: int,
                    y0: int) -> list[tuple[str, Cell, str]]:
     placed: list[tuple[str, Cell, str]] = []
     for blob, foot in zip(blobs, feet, strict=True):
-        located = _locate(foot, readings, x0, y0)
-        if located is None:
-            continue
-        cell, u, v = located
-        reading = readings[cell]
-        placed.append((blob.colour, cell, feature_at(reading.letter, reading.rotation, u, v)))
+        under = _feature_under(foot, readings, x0, y0)
+        if under is not None:
+            placed.append((blob.colour, *under))
     return placed
 
 
