@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
 from vision.tiles import verifier
 from vision.tiles.evaluate import EvalConfig, draw_scene
@@ -54,7 +53,7 @@ def test_the_usual_bar_holds_off_the_table_and_for_a_foot_on_a_squares_side() ->
 def test_a_black_meeple_over_a_dark_cloth_on_a_lone_tile_is_read(index: int) -> None:
     """Tuning boards: a lone start tile on dark cloth, a black meeple on its city with its head over the cloth
     (on 272 its paint lies 20-24 Lab units from the calibrated black, beyond the rim cut's tightest cut)."""
-    config = EvalConfig.from_dict(yaml.safe_load(TUNE.read_text()))
+    config = EvalConfig.from_yaml(TUNE)
     scene, calibration, _ = draw_scene(config, index)
     assert len(scene.board.tiles) == 1 and scene.meeples[0].colour == "black"
     out = predict(scene.image, calibration=calibration)

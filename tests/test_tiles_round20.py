@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, Tally, draw_scene, evaluate_scene
 from vision.tiles.grid import _fits, _square_combs
@@ -46,7 +45,7 @@ def test_a_square_guess_adds_nothing() -> None:
 def test_a_72_tile_board_whose_rows_smear_is_read_at_its_pitch(name: str, index: int) -> None:
     """Tuning boards whose rows' outline peaks made the row pitch about 0.8 of the true one (tune-modern 287) or
     gave no fit above 0.7 (tune 31): every tile was read at a wrong cell before (30 and 48 of 72 right)."""
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / f"{name}.yaml")
     scene, calibration, style = draw_scene(config, index)
     tally = Tally()
     evaluate_scene(scene, calibration, tally, style)
@@ -90,7 +89,7 @@ def test_a_farmhouse_by_a_field_edge_makes_no_road_stub() -> None:
 
 def test_a_modern_straight_road_by_a_farmhouse_is_read_on_its_board() -> None:
     """Tuning board tune-modern 223: a U whose south field edge holds a farmhouse was read as W."""
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / "tune-modern.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / "tune-modern.yaml")
     scene, calibration, style = draw_scene(config, 223)
     tally = Tally()
     evaluate_scene(scene, calibration, tally, style)

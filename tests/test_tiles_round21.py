@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from vision.tiles.board import Board, add_meeples, random_board
 from vision.tiles.catalog import TILES, distinct_rotations
@@ -18,8 +17,7 @@ CLEARANCE = 0.15
 
 
 def _config(name: str, **extra: object) -> EvalConfig:
-    data = yaml.safe_load((SETS / f"{name}.yaml").read_text())
-    return EvalConfig.from_dict({**data, **extra})
+    return EvalConfig.from_yaml(SETS / f"{name}.yaml", **extra)
 
 
 def _gap(letter: str, rotation: int, point: tuple[float, float]) -> float:

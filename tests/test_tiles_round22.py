@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, Tally, draw_scene, evaluate_scene
 from vision.tiles.geometry import FIELD_LABEL, MONASTERY_LABEL, feature_map, rotate_points
@@ -70,7 +69,7 @@ def test_a_meeple_on_the_north_edge_reads_the_tile_under_it(letter: str) -> None
 def test_tuning_boards_read_right(index: int, cell: tuple[int, int]) -> None:
     """tune-clear 611: a farmer on an R's strip, its R read as T and the farmer on T's road; tune-clear 87: a
     monastery meeple on A read on the road. Every meeple of both boards is now read right."""
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / "tune-clear.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / "tune-clear.yaml")
     scene, calibration, style = draw_scene(config, index)
     assert any(m.cell == cell and m.feature in ("field", "monastery") for m in scene.meeples)
     tally = Tally()

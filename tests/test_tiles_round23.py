@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
 from vision.tiles.catalog import TILES
 from vision.tiles.evaluate import EvalConfig, Tally, draw_scene, evaluate_scene
@@ -54,7 +53,7 @@ def test_a_hidden_shield_spot_is_no_evidence(shield_shown: bool, figure_on_spot:
 def test_tuning_board_reads_s_under_its_meeple() -> None:
     """tune-clear 373 (flat, 8 tiles): a yellow meeple on S's city at 270 hides its shield, which round 22 read
     as T; every tile is now read right."""
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / "tune-clear.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / "tune-clear.yaml")
     scene, calibration, style = draw_scene(config, 373)
     assert any(scene.board.tiles[m.cell] == ("S", 270) for m in scene.meeples)
     tally = Tally()

@@ -12,7 +12,6 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from vision.tiles.catalog import TILES
 from vision.tiles.evaluate import EvalConfig, draw_scene
@@ -78,7 +77,7 @@ def test_a_full_tuning_board_reads_its_m_under_a_meeple() -> None:
     """tune-clear 187 (modern, 72 tiles: the whole game): a red meeple on the M at (5, 1) hides its shield, and
     round 23 read it as a fourth N; the board's reading now holds no letter beyond the game's count, and that
     tile reads M."""
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / "tune-clear.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / "tune-clear.yaml")
     scene, calibration, _ = draw_scene(config, 187)
     assert scene.board.tiles[(5, 1)] == ("M", 0) and any(m.cell == (5, 1) for m in scene.meeples)
     out = predict(scene.image, calibration=calibration)
@@ -97,7 +96,7 @@ def _read_at(out: dict, quad: np.ndarray) -> tuple[str, int]:
 def test_a_tile_under_a_hand_does_not_push_the_boards_t() -> None:
     """tune-hands 12 (painted, 30 tiles): a hand covers the S at (1, 3), and what shows of it reads T; counted, it
     pushed the board's one T, at (-1, -2), to S. The grid finds the arm, and the tiles it touches are not counted."""
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / "tune-hands.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / "tune-hands.yaml")
     scene, calibration, _ = draw_scene(config, 12)
     assert scene.board.tiles[(-1, -2)] == ("T", 0) and (1, 3) in scene.hidden
     assert find_grid(scene.image).by_arm

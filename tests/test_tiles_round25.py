@@ -12,7 +12,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, draw_scene
 from vision.tiles.grid import _single_tile, find_grid
@@ -41,7 +40,7 @@ def test_a_side_a_figure_cuts_in_two_still_bounds_the_tile() -> None:
 
 
 def _scene(name: str, index: int):  # noqa: ANN202 - (Scene, Calibration, style) as evaluate draws them
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / f"{name}.yaml")
     return draw_scene(config, index)
 
 

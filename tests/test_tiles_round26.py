@@ -12,7 +12,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, draw_scene
 from vision.tiles.geometry import CITY_LABEL, rotate_points, rotated_feature_map, shapes
@@ -23,7 +22,7 @@ DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 
 
 def _scene(name: str, index: int):  # noqa: ANN202 - (Scene, Calibration, style) as evaluate draws them
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / f"{name}.yaml")
     return draw_scene(config, index)
 
 

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, Tally, _score, draw_scene
 from vision.tiles.grid import _single_tile
@@ -36,7 +35,7 @@ TILE = np.array([[200, 125], [505, 157], [545, 417], [221, 413]], np.int32)  # T
 
 
 def _scene(name: str, index: int):  # noqa: ANN202 - (Scene, Calibration, style) as evaluate draws them
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / f"{name}.yaml")
     return draw_scene(config, index)
 
 

@@ -21,7 +21,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, Tally, draw_scene, evaluate_scene
 from vision.tiles.figures import MEEPLE_OUTLINE
@@ -58,7 +57,7 @@ def test_tuning_boards_read_right(name: str, index: int) -> None:
     """tune2 145, tune-modern 373: a meeple on U's road in the tile's middle, the U read as A and the meeple on its
     monastery; tune-modern 313: a modern I whose caps meet, read as N; tune-clear 395: a squashed figure on a road,
     its foot 0.13 tile off it. Every meeple of each board is now read right, and the tiles named."""
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / f"{name}.yaml")
     scene, calibration, style = draw_scene(config, index)
     tally = Tally()
     evaluate_scene(scene, calibration, tally, style)

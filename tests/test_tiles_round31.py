@@ -12,7 +12,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, Tally, _score, draw_scene
 from vision.tiles.grid import _board_mask
@@ -46,7 +45,7 @@ def test_a_long_pale_streak_of_the_tables_hue_is_no_board() -> None:
 
 
 def _scene(name: str, index: int):  # noqa: ANN202 - (Scene, Calibration, style) as evaluate draws them
-    config = EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text()))
+    config = EvalConfig.from_yaml(DATASETS / f"{name}.yaml")
     return draw_scene(config, index)
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
 import vision.tiles.pipeline as pipeline
 from vision.tiles.evaluate import EvalConfig, Tally, draw_scene, evaluate_scene
@@ -57,7 +56,7 @@ def test_the_corner_blob_leaves_its_tile_to_the_next() -> None:
 def test_tune_clear_297_reads_no_meeple_in_a_corner(monkeypatch: pytest.MonkeyPatch) -> None:
     """`tune-clear.yaml` board 297 (8 painted tiles): a black candidate where four tiles meet, its foot at (0.97,
     1.00) of an E, was an extra meeple; every true meeple still reads right."""
-    config = EvalConfig.from_dict(yaml.safe_load((SETS / "tune-clear.yaml").read_text()))
+    config = EvalConfig.from_yaml(SETS / "tune-clear.yaml")
     scene, calibration, style = draw_scene(config, 297)
     tally = Tally()
     evaluate_scene(scene, calibration, tally, style)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, Tally, board_tally
 from vision.tiles.grid import _whole_blocks
@@ -23,7 +22,7 @@ DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 
 
 def _tally(name: str, index: int) -> Tally:
-    return board_tally(EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text())), index)
+    return board_tally(EvalConfig.from_yaml(DATASETS / f"{name}.yaml"), index)
 
 
 def test_a_grid_drifting_across_a_small_board_is_grown_from_its_middle() -> None:

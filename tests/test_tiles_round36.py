@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from vision.tiles.evaluate import EvalConfig, Tally, board_tally
 
@@ -22,7 +21,7 @@ DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 
 
 def _tally(name: str, index: int) -> Tally:
-    return board_tally(EvalConfig.from_dict(yaml.safe_load((DATASETS / f"{name}.yaml").read_text())), index)
+    return board_tally(EvalConfig.from_yaml(DATASETS / f"{name}.yaml"), index)
 
 
 @pytest.mark.parametrize("index", [59, 339])

@@ -26,21 +26,17 @@ def load_config(path: Path, boards: int | None):  # -> EvalConfig (imported lazi
     from vision.tiles.evaluate import EvalConfig
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        config = EvalConfig.from_yaml(path, **({"boards": boards} if boards is not None else {}))
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
         raise UsageError(f"{path} is not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise UsageError(f"{path}: expected a mapping of settings")
-    if boards is not None:
-        if boards < 1:
-            raise UsageError("--boards must be at least 1")
-        data["boards"] = boards
-    try:
-        return EvalConfig.from_dict(data)
     except (TypeError, ValueError) as exc:
-        raise UsageError(f"{path}: {exc}") from None
+        message = str(exc)  # from_yaml names the file when it is not a mapping; from_dict's errors do not
+        raise UsageError(message if message.startswith(f"{path}: ") else f"{path}: {message}") from None
+    if boards is not None and boards < 1:
+        raise UsageError("--boards must be at least 1")
+    return config
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,21 @@ class EvalConfig:
         spec = SceneSpec(**{k: tuple(v) if isinstance(v, list) else v for k, v in scene.items()})
         rest = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "scene"}
         return cls(**rest, scene=spec)
+
+    @classmethod
+    def from_yaml(cls, path: str | Path, **overrides: Any) -> EvalConfig:
+        """One set read from its YAML file, with `overrides` on top of its top-level keys (`boards=3`).
+
+        The command line and the tests load sets the same way through this. An empty file is an empty mapping;
+        anything else that is not a mapping raises ValueError naming the file. OSError and yaml.YAMLError pass
+        through, and unknown keys raise as from_dict does.
+        """
+        import yaml  # only the test and train extras install pyyaml
+
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: expected a mapping of settings")
+        return cls.from_dict({**data, **overrides})
 
 
 @dataclass
