@@ -31,6 +31,7 @@ from vision.tiles.meeples import (
 )
 from vision.tiles.meeples import _distance as colour_distance
 from vision.tiles.reader import PATCH, blue_lead, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
+from vision.tiles.register import tile_shift
 
 Cell = tuple[int, int]
 MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
@@ -127,6 +128,7 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     blobs, feet = _off_corners(blobs, feet, set(cells), x0, y0)
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
     readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0), uncounted=grid.by_arm)
+    feet = _on_tiles(feet, readings, not_field, hidden, x0, y0)
     blobs, feet = _not_roofs(shown, shown_lab, blobs, feet, readings, calibration, x0, y0)
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
     return readings, meeples, cells
@@ -434,6 +436,24 @@ def _feature_under(foot: tuple[float, float], readings: dict[Cell, Reading], x0:
     cell, u, v = located
     reading = readings[cell]
     return cell, feature_at(reading.letter, reading.rotation, u, v)
+
+
+def _on_tiles(feet: list[tuple[float, float]], readings: dict[Cell, Reading], not_field: np.ndarray,
+              hidden: np.ndarray, x0: int, y0: int) -> list[tuple[float, float]]:
+    """Each foot moved as its tile lies off its cell (`register.tile_shift`), so that the feature under it is
+    looked up where the tile has it; a foot on no read tile stays."""
+    moved = []
+    for foot in feet:
+        located = _locate(foot, readings, x0, y0)
+        if located is None:
+            moved.append(foot)
+            continue
+        cell = located[0]
+        reading = readings[cell]
+        dx, dy = tile_shift(not_field, hidden, reading.letter, reading.rotation,
+                            ((cell[0] - x0) * PATCH, (cell[1] - y0) * PATCH))
+        moved.append((foot[0] - dx, foot[1] - dy))
+    return moved
 
 
 def _place_meeples(blobs: list[Blob], feet: list[tuple[float, float]], readings: dict[Cell, Reading], x0: int,
