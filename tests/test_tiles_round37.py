@@ -52,8 +52,8 @@ def _tally(name: str, index: int) -> Tally:
 
 @pytest.mark.parametrize(("name", "index"), [("tune-modern", 195), ("tune-modern", 439), ("tune2", 66)])
 def test_a_farmer_beside_a_feature_stands_on_the_field(name: str, index: int) -> None:
-    """tune-modern 195 (72 tiles: one farmer read on the road north of it, one on the monastery beside it), 439 (a
-    farmer read on a monastery) and tune2 66 (classic, 30 tiles: a farmer read on the road south of it)."""
+    """tune-modern 195 (72 tiles: one farmer read on its O's north part, one on the monastery beside it), 439 (a
+    farmer read on a monastery) and tune2 66 (classic, 30 tiles: a farmer read on its K's south road)."""
     tally = _tally(name, index)
     assert tally.meeples == 8 and tally.meeples_missed == 0
     assert tally.meeples_right == 8
