@@ -244,3 +244,11 @@ def feature_edge(letter: str, rotation: int, kind: str, index: int) -> str:
     t = TILES[letter]
     part = t.roads[index] if kind == "road" else t.cities[index].edges
     return min((rotate_edge(e, rotation) for e in part), key=DIRECTIONS.index)
+
+
+def peak_offset(before: np.ndarray | float, at: np.ndarray | float, after: np.ndarray | float) -> np.ndarray:
+    """The peak's offset (within half a sample) from the middle of three samples of a parabola through them; 0
+    where they make no peak (a flat or hollow run)."""
+    bend = np.asarray(before - 2 * at + after, np.float64)
+    peaked = bend < -1e-9
+    return np.where(peaked, np.clip(0.5 * (before - after) / np.where(peaked, bend, -1.0), -0.5, 0.5), 0.0)

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.table import border_band, border_mask, table_colour, table_distance
+from vision.tiles.geometry import peak_offset
 
 Cell = tuple[int, int]
 WORK_SIDE = 800  # longest side the grid is searched at
@@ -995,9 +996,7 @@ def _outline_peaks(fg: np.ndarray, axis: int, ignore: np.ndarray | None = None) 
     v = outline
     i = idx.astype(int)
     left, mid, right = v[np.maximum(i - 1, 0)], v[i], v[np.minimum(i + 1, len(v) - 1)]
-    denom = left - 2 * mid + right
-    shift = np.where(np.abs(denom) > 1e-9, 0.5 * (left - right) / np.where(denom == 0, 1, denom), 0.0)
-    return np.c_[idx + np.clip(shift, -0.5, 0.5), np.sqrt(mid / top)]
+    return np.c_[idx + peak_offset(left, mid, right), np.sqrt(mid / top)]
 
 
 def _fits(peaks: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -13,6 +13,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from vision.tiles.geometry import peak_offset
 from vision.tiles.matcher import truth_masks
 from vision.tiles.reader import PATCH
 
@@ -52,12 +53,6 @@ def tile_shift(not_field: np.ndarray, hidden: np.ndarray, letter: str, rotation:
     agree = 1 - wrong / np.maximum(correlate(valid, ones), 1)
     off = np.abs(np.arange(2 * REACH + 1) - REACH)
     iy, ix = np.unravel_index(int(np.argmax(agree - SHIFT_COST * (off[:, None] + off[None, :]))), agree.shape)
-    dx = ix - REACH + (_vertex(*agree[iy, ix - 1:ix + 2]) if 0 < ix < 2 * REACH else 0.0)
-    dy = iy - REACH + (_vertex(*agree[iy - 1:iy + 2, ix]) if 0 < iy < 2 * REACH else 0.0)
+    dx = ix - REACH + (float(peak_offset(*agree[iy, ix - 1:ix + 2])) if 0 < ix < 2 * REACH else 0.0)
+    dy = iy - REACH + (float(peak_offset(*agree[iy - 1:iy + 2, ix])) if 0 < iy < 2 * REACH else 0.0)
     return (float(dx), float(dy))
-
-
-def _vertex(before: float, at: float, after: float) -> float:
-    """The peak's offset from the middle of three samples; none where they make no peak."""
-    bend = before - 2 * at + after
-    return 0.0 if bend >= 0 else float(np.clip(0.5 * (before - after) / bend, -0.5, 0.5))
