@@ -31,9 +31,8 @@ def load_config(path: Path, boards: int | None):  # -> EvalConfig (imported lazi
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
         raise UsageError(f"{path} is not valid YAML: {exc}") from None
-    except (TypeError, ValueError) as exc:
-        message = str(exc)  # from_yaml names the file when it is not a mapping; from_dict's errors do not
-        raise UsageError(message if message.startswith(f"{path}: ") else f"{path}: {message}") from None
+    except ValueError as exc:  # from_yaml names the file
+        raise UsageError(str(exc)) from None
     if boards is not None and boards < 1:
         raise UsageError("--boards must be at least 1")
     return config

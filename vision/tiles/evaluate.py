@@ -57,15 +57,18 @@ class EvalConfig:
         """One set read from its YAML file, with `overrides` on top of its top-level keys (`boards=3`).
 
         The command line and the tests load sets the same way through this. An empty file is an empty mapping;
-        anything else that is not a mapping raises ValueError naming the file. OSError and yaml.YAMLError pass
-        through, and unknown keys raise as from_dict does.
+        anything else that is not a mapping, and unknown or ill-typed keys, raise ValueError naming the file.
+        OSError and yaml.YAMLError pass through.
         """
         import yaml  # only the test and train extras install pyyaml
 
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
         if not isinstance(data, dict):
             raise ValueError(f"{path}: expected a mapping of settings")
-        return cls.from_dict({**data, **overrides})
+        try:
+            return cls.from_dict({**data, **overrides})
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: {exc}") from None
 
 
 @dataclass
