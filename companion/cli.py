@@ -15,6 +15,20 @@ class UsageError(Exception):
     """Bad input named for the user: printed on stderr, exit status 2, nothing on stdout."""
 
 
+# Python packages some commands need beyond the runtime (pyproject.toml's extras), by the module name an import of
+# them fails with: the benchmarks and evaluations draw synthetic scenes (Pillow) from data-set configs (PyYAML),
+# training needs torch. A runtime install (`pip install -e .`) gets a message naming the extra, not a traceback.
+EXTRAS = {
+    "yaml": ("pyyaml", "test"),
+    "PIL": ("pillow", "test"),
+    "onnx": ("onnx", "test"),
+    "cairosvg": ("cairosvg", "train"),
+    "torch": ("torch", "train"),
+    "torchvision": ("torchvision", "train"),
+    "ultralytics": ("ultralytics", "train"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Table Companion: referees the card game on your table."
@@ -32,6 +46,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except UsageError as exc:
         print(f"companion {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        package, extra = EXTRAS.get((exc.name or "").partition(".")[0], (None, None))
+        if package is None:
+            raise
+        print(f"companion {args.command}: error: this command needs the Python package {package}, which the "
+              f"'{extra}' extra installs: pip install -e '.[{extra}]'", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
