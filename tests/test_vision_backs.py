@@ -74,7 +74,7 @@ def test_a_back_shows_a_backs_middle_and_a_face_does_not(kind: str) -> None:
 def test_an_unread_card_of_the_tables_colour_is_the_table(kind: str) -> None:
     """A hole in a map on a pale table looks like a blank card: an unread card whose middle has the table's
     colour is dropped, and a true unread card (its index covered) and a back among the unread are kept."""
-    from vision.cards import _backs_unread
+    from vision.cards.facedown import _backs_unread
     from vision.cards.labels import UNREAD
     from vision.detections import CardDetections
     from vision.synth.cards import render_face
@@ -95,8 +95,8 @@ def test_an_unread_card_of_the_tables_colour_is_the_table(kind: str) -> None:
 def test_an_unsure_back_box_counts_where_a_blob_of_a_back_outlines_it(kind: str) -> None:
     """A face-down box under BACK_SCORE (a pile the detector is unsure of) counts where a classical blob outlines it
     and the blob's middle is a back's; a box over a face or over bare table, or with no blob, does not."""
-    from vision.cards import _outlined
     from vision.cards.detect import BACK, Boxes
+    from vision.cards.facedown import _outlined
     from vision.synth.cards import render_face
 
     image = table(np.random.default_rng(6), 640, 400, kind)
@@ -113,8 +113,8 @@ def test_an_unsure_back_box_counts_where_a_sure_back_of_its_colour_lies_beside_i
     """A face-down box under BACK_SCORE counts where the picture shows a sure back of its middle's colour (a second
     back of that design); an unsure box over a face, over bare table or over a back of another design does not,
     and none counts without a sure back."""
-    from vision.cards import _as_sure_backs
     from vision.cards.detect import BACK, Boxes
+    from vision.cards.facedown import _as_sure_backs
     from vision.synth.cards import render_face
 
     image = table(np.random.default_rng(6), 900, 400, kind)
@@ -171,7 +171,7 @@ def test_a_hole_on_a_table_lit_unevenly_is_the_table(kind: str) -> None:
     """Light falling off across the cloth puts a map's hole far from the border's mean colour, yet each of its
     pixels has a colour the border shows somewhere, and it shows no paper: it is the table. A face there (its
     white paper) and a back are kept."""
-    from vision.cards import _backs_unread
+    from vision.cards.facedown import _backs_unread
     from vision.cards.labels import UNREAD
     from vision.detections import CardDetections
     from vision.synth.cards import render_face
@@ -195,7 +195,8 @@ def test_a_hole_on_a_table_lit_unevenly_is_the_table(kind: str) -> None:
 def test_a_blob_of_a_backs_colour_on_no_card_is_a_back(kind: str) -> None:
     """A card-shaped classical blob that no card seen lies on and whose middle has a back design's colour is a back
     (the detector misses close-up piles); a face's blob, bare table, or a blob under a card seen is not."""
-    from vision.cards import PROPOSAL_SCORE, _blob_backs
+    from vision.cards.facedown import _blob_backs
+    from vision.cards.readings import PROPOSAL_SCORE
     from vision.detections import CardDetections
     from vision.synth.cards import render_face
 

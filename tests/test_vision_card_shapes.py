@@ -63,8 +63,8 @@ def _overlap_scene() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def test_an_overlapped_card_outlined_by_its_visible_part_is_read_through_its_card_shape() -> None:
-    from vision.cards import _read_card_shaped
     from vision.cards.identity import read_cards
+    from vision.cards.reread import _read_card_shaped
 
     image, _, part = _overlap_scene()
     first, _, _ = read_cards(image, part[None])
@@ -80,7 +80,7 @@ def test_an_overlapped_card_outlined_by_its_visible_part_is_read_through_its_car
 
 
 def test_a_card_shaped_outline_is_not_read_again() -> None:
-    from vision.cards import _read_card_shaped
+    from vision.cards.reread import _read_card_shaped
 
     image, under, _ = _overlap_scene()
     cards = CardDetections(["?"], under[None], np.array([0.5], np.float32), np.full(1, -1, np.int16), np.ones(1, bool))
@@ -90,7 +90,7 @@ def test_a_card_shaped_outline_is_not_read_again() -> None:
 def test_a_card_the_frame_cuts_is_not_read_again() -> None:
     """A region cut from a map for an update cuts the cards at its border: their shape says nothing of what
     covers them."""
-    from vision.cards import _read_card_shaped
+    from vision.cards.reread import _read_card_shaped
 
     image, _, part = _overlap_scene()
     left = int(part[0, 0]) + 10  # the frame's left edge runs through QH's visible part

@@ -134,7 +134,7 @@ def test_a_full_map_has_no_empty_cells_and_outlines_none() -> None:
 
 @pytest.mark.parametrize("along", [0.4, -0.45])
 def test_a_card_misread_through_a_wrong_outline_is_read_again_in_its_cell(along: float) -> None:
-    from vision.cards import _read_in_grid
+    from vision.cards.maps import _read_in_grid
     from vision.detections import CardDetections
 
     image, truths = _map_scene(seed=8, n=16)
@@ -156,7 +156,7 @@ def test_a_card_misread_through_a_wrong_outline_is_read_again_in_its_cell(along:
 
 
 def test_a_card_in_a_hole_of_the_map_and_an_unread_card_are_read() -> None:
-    from vision.cards import _read_in_grid
+    from vision.cards.maps import _read_in_grid
     from vision.detections import CardDetections
 
     image, truths = _map_scene(seed=8, n=16)
@@ -179,8 +179,8 @@ def test_a_card_in_a_hole_of_the_map_and_an_unread_card_are_read() -> None:
 
 def test_an_unread_card_whose_box_is_turned_is_read_through_a_turned_outline() -> None:
     """Off a map there is no grid: a box turned 20 degrees off its card is turned back to read it."""
-    from vision.cards import _read_turned
     from vision.cards.geometry import turned_by
+    from vision.cards.reread import _read_turned
     from vision.detections import CardDetections
     from vision.synth.cards import render_face
     from vision.synth.scene import paste_card
@@ -203,8 +203,8 @@ def test_an_unread_card_in_an_upright_box_is_read_through_the_turned_card_the_bo
     is smaller than the box."""
     import cv2
 
-    from vision.cards import _inscribed, _read_turned
     from vision.cards.geometry import turned_by
+    from vision.cards.reread import _inscribed, _read_turned
     from vision.detections import CardDetections
     from vision.synth.cards import render_face
     from vision.synth.scene import paste_card
@@ -271,15 +271,16 @@ def test_a_map_under_a_hand_is_read_as_its_grid_grows_beyond_the_rows_read(monke
     cards read so far, and of an affine fit (`Grid.flat`), more cards are read right (20 -> 27 of 46; with session
     20's readers, which read more of the map at once, 22 -> 26), none wrong."""
     import vision.cards as cards_module
+    import vision.cards.maps as maps_module
     from vision.evaluate import match_cards, synthetic_scenes
 
     *_, image, truths = list(synthetic_scenes(5353, 3))[2]
     figures = {}
-    for rounds in (0, cards_module.GRID_ROUNDS):
-        monkeypatch.setattr(cards_module, "GRID_ROUNDS", rounds)
+    for rounds in (0, maps_module.GRID_ROUNDS):
+        monkeypatch.setattr(maps_module, "GRID_ROUNDS", rounds)
         right, wrong, extra, _ = match_cards(cards_module.predict(image), truths)
         figures[rounds] = (right, wrong, extra)
-    (right0, wrong0, extra0), (right, wrong, extra) = figures[0], figures[cards_module.GRID_ROUNDS]
+    (right0, wrong0, extra0), (right, wrong, extra) = figures[0], figures[maps_module.GRID_ROUNDS]
     assert right >= right0 + 4
     assert wrong + extra <= wrong0 + extra0
 
@@ -288,9 +289,10 @@ def test_a_map_under_a_hand_is_read_as_its_grid_grows_beyond_the_rows_read(monke
 def test_a_card_of_a_map_read_twice_through_overlapping_outlines_is_one_card() -> None:
     """Selection seed 777, scene 10: a fanned card's reading (a neighbour's index read through the card beside
     moved onto it) and a face read in its cell lay on one 9S, read 9S and 10D: the 10D was an extra card."""
-    from vision.cards import _once_each, predict
+    from vision.cards import predict
     from vision.cards.geometry import pairwise_iou
     from vision.cards.labels import CARD_CODES
+    from vision.cards.maps import _once_each
     from vision.detections import CardDetections
     from vision.evaluate import match_cards, synthetic_scenes
 
@@ -317,7 +319,8 @@ def test_a_card_of_a_map_read_twice_through_overlapping_outlines_is_one_card() -
 def test_an_unread_card_is_read_through_its_cell_moved_a_few_pixels() -> None:
     """A grid fitted a few pixels off (cards under a hand pull it) puts the index crop of a small card beside its
     index: the unread card is read through its cell moved and scaled a little, with the outline that read."""
-    from vision.cards import _read_jittered, read_cards
+    from vision.cards import read_cards
+    from vision.cards.maps import _read_jittered
     from vision.detections import CardDetections
 
     image, truths = _map_scene(seed=5, n=40)  # 57 px cards
@@ -340,7 +343,7 @@ def test_an_unread_card_is_read_through_its_cell_moved_a_few_pixels() -> None:
 def test_a_reading_off_the_grid_lying_on_a_card_of_the_map_is_dropped() -> None:
     """A map's card read a second time through an outline half a cell off its grid is one card read twice; a
     card beside the map (another deck's pile) and a face-down card are kept."""
-    from vision.cards import _off_grid_on_map
+    from vision.cards.maps import _off_grid_on_map
     from vision.detections import CardDetections
 
     card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
@@ -378,7 +381,7 @@ def test_two_unread_boxes_sharing_a_card_each_keep_their_own() -> None:
     """Two unread boxes, each spanning two touching cards, both read the card between them surest: the first
     takes it, the second its other card (selection seed 5353, scene 28: a 3C at 1.0 in the second box's cell was
     lost); a box read only as a card already taken is that card's, not an unread card more."""
-    from vision.cards import _rescued
+    from vision.cards.reread import _rescued
 
     left, middle, right = (np.array([[x, 0], [x + 60, 0], [x + 60, 84], [x, 84]], np.float32) for x in (0, 60, 120))
     boxes = _unread([_shifted(left, 0.5), _shifted(middle, 0.5), middle + [0, 2]], [0.8, 0.7, 0.6])
@@ -514,7 +517,7 @@ def test_an_unread_box_across_two_map_cards_is_no_card() -> None:
 
 
 def test_a_maps_unread_box_under_the_read_cards_is_dropped_and_one_on_a_hole_kept() -> None:
-    from vision.cards import _not_across
+    from vision.cards.maps import _not_across
 
     left = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
     right, hole = left + [65.0, 0.0], left + [0.0, 90.0]
@@ -536,7 +539,7 @@ def test_an_unread_box_over_a_hole_beyond_a_map_on_a_pale_cloth_is_no_card() -> 
 def test_a_maps_unread_box_is_kept_only_on_a_cards_edges() -> None:
     import cv2
 
-    from vision.cards import _on_edges
+    from vision.cards.maps import _on_edges
 
     rng = np.random.default_rng(3)
     image = cv2.GaussianBlur(rng.integers(120, 200, (200, 300, 3), dtype=np.uint8), (0, 0), 3)
@@ -565,7 +568,7 @@ def test_a_map_face_read_mostly_within_a_surer_one_is_that_card_read_twice() -> 
 
 
 def test_of_two_map_faces_one_mostly_within_the_surer_goes() -> None:
-    from vision.cards import _once_each
+    from vision.cards.maps import _once_each
 
     card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
     within = card * [1.0, 0.7] + [10.0, 40.0]  # 0.66 of it inside the card, at IoU 0.37

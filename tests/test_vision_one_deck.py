@@ -32,7 +32,7 @@ def test_an_assignment_needs_a_column_for_each_row() -> None:
 
 def test_a_map_of_two_decks_keeps_its_twins() -> None:
     """More than 52 cards are two decks (the synthetic maps of 53-56 cards are), where a card may lie twice."""
-    from vision.cards import one_deck
+    from vision.cards.maps import one_deck
 
     n = 53
     square = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
@@ -69,7 +69,7 @@ def test_a_maps_grid_holds_its_own_cards_and_not_a_pile_beside_it() -> None:
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
 def test_cards_read_as_other_cards_of_a_map_get_their_own_codes_back() -> None:
-    from vision.cards import one_deck
+    from vision.cards.maps import one_deck
 
     restored = 0
     for seed in (5, 6, 7):
@@ -91,7 +91,7 @@ def test_cards_read_as_other_cards_of_a_map_get_their_own_codes_back() -> None:
 @pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
 def test_a_card_beside_the_map_may_share_a_maps_code() -> None:
     """Superheld's ghost warriors are a second deck: the top warrior beside the map may be a card the map holds."""
-    from vision.cards import one_deck
+    from vision.cards.maps import one_deck
 
     image, cards = _map_scene(5)
     faces = [i for i, c in enumerate(cards.codes) if c != "back"]

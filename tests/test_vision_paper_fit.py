@@ -72,8 +72,8 @@ def test_no_paper_rectangle_larger_than_the_box() -> None:
 
 
 def test_an_unread_turned_card_is_read_through_its_paper() -> None:
-    from vision.cards import _read_paper_fit
     from vision.cards.identity import read_cards
+    from vision.cards.reread import _read_paper_fit
 
     card = _card(110, 100, 40)
     image = _scene([("9C", card)])
@@ -87,7 +87,7 @@ def test_an_unread_turned_card_is_read_through_its_paper() -> None:
 
 
 def test_a_sure_card_is_not_read_again_through_its_paper() -> None:
-    from vision.cards import _read_paper_fit
+    from vision.cards.reread import _read_paper_fit
 
     card = _card(110, 100, 40)
     image = _scene([("9C", card)])
@@ -114,7 +114,7 @@ def _pair_scene() -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_an_unsure_outline_round_two_cards_side_by_side_is_split_into_them() -> None:
-    from vision.cards import _split_pairs
+    from vision.cards.reread import _split_pairs
 
     image, both = _pair_scene()
     other = _card(300, 80)
@@ -125,7 +125,7 @@ def test_an_unsure_outline_round_two_cards_side_by_side_is_split_into_them() -> 
 
 
 def test_a_sure_outline_and_a_lone_card_are_not_split() -> None:
-    from vision.cards import _split_pairs
+    from vision.cards.reread import _split_pairs
 
     image, both = _pair_scene()
     sure = _dets(["9H"], [both], [0.95])
@@ -139,8 +139,8 @@ def test_a_sure_outline_and_a_lone_card_are_not_split() -> None:
 def test_a_sure_outline_near_a_square_round_two_cards_is_split_into_them() -> None:
     """KD laid over half of a 9C: the outline round both is about square, and however surely it reads (as the KD,
     its index at one end), its two ends read as the two cards."""
-    from vision.cards import SPLIT_SQUARE, _split_pairs
     from vision.cards.geometry import aspect
+    from vision.cards.reread import SPLIT_SQUARE, _split_pairs
 
     left, right = _card(60, 100, 3), _card(60 + 0.5 * CARD_W_MM * SCALE, 100, 3)
     image = _scene([("9C", left), ("KD", right)])
@@ -245,7 +245,7 @@ def _covered_turned_card() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def test_an_unread_card_is_read_through_an_index_box_inside_it() -> None:
-    from vision.cards import _read_by_index
+    from vision.cards.reread import _read_by_index
 
     image, card, box = _covered_turned_card()
     cards = _dets([UNREAD], [box], [0.7])
@@ -257,7 +257,7 @@ def test_an_unread_card_is_read_through_an_index_box_inside_it() -> None:
 
 
 def test_index_boxes_outside_a_card_or_on_a_read_card_change_nothing() -> None:
-    from vision.cards import _read_by_index
+    from vision.cards.reread import _read_by_index
 
     image, card, box = _covered_turned_card()
     far = _index_box(card) + [250, 0]  # an index box beside the card, not in it
@@ -269,7 +269,7 @@ def test_index_boxes_outside_a_card_or_on_a_read_card_change_nothing() -> None:
 def test_a_card_read_unsurely_is_read_through_an_index_box_inside_it() -> None:
     """A face read under BY_INDEX_UNSURE (a partly covered card whose squeezed index read as another card) is
     read through its index box too, and a sure reading (TURNED_READ) replaces it; the outline stays."""
-    from vision.cards import BY_INDEX_UNSURE, TURNED_READ, _read_by_index
+    from vision.cards.reread import BY_INDEX_UNSURE, TURNED_READ, _read_by_index
 
     image, card, box = _covered_turned_card()
     unsure = _dets(["KH"], [box], [BY_INDEX_UNSURE - 0.1])
@@ -280,7 +280,7 @@ def test_a_card_read_unsurely_is_read_through_an_index_box_inside_it() -> None:
 
 
 def test_a_card_read_unsurely_keeps_its_reading_where_its_index_box_reads_nothing_surely() -> None:
-    from vision.cards import BY_INDEX_UNSURE, _read_by_index
+    from vision.cards.reread import BY_INDEX_UNSURE, _read_by_index
 
     image, card, box = _covered_turned_card()
     blank = np.full_like(image, 200)  # the index box lies on bare paper: nothing there reads surely
@@ -304,8 +304,8 @@ def test_a_real_jack_read_unsurely_as_a_king_is_read_through_its_index_box() -> 
 def test_an_index_box_turned_off_its_card_is_read_turned_back() -> None:
     """The detector's index box of a card lying near 45 degrees is often turned 10-20 degrees off the card
     (real tune half: a ten on white paper, a king cut by the frame): it is read turned back as well."""
-    from vision.cards import _read_by_index
     from vision.cards.geometry import turned_by
+    from vision.cards.reread import _read_by_index
 
     image, card, box = _covered_turned_card()
     turned = turned_by(_index_box(card), 20.0)
@@ -316,7 +316,8 @@ def test_an_index_box_turned_off_its_card_is_read_turned_back() -> None:
 def test_an_index_box_just_beside_a_narrow_box_is_read() -> None:
     """A box cut narrower than its card (a card cut by the frame) leaves the card's index just outside it: an
     index box within the box grown by a quarter counts."""
-    from vision.cards import INDEX_REACH, _read_by_index, _scaled
+    from vision.cards.readings import _scaled
+    from vision.cards.reread import INDEX_REACH, _read_by_index
 
     image, card, box = _covered_turned_card()
     index = _index_box(card)
@@ -349,7 +350,7 @@ def test_the_strip_of_a_stacked_card_is_read_as_the_end_of_that_card() -> None:
     """The strip is as wide as the card and card-shaped when turned a quarter, so it was read crosswise (its
     index on its side) and left unread; read as the end of a card running on under the other, it is the 6D, with
     that card's whole outline."""
-    from vision.cards import _read_strips
+    from vision.cards.reread import _read_strips
 
     image, low, strip = _stacked_pair()
     out = _read_strips(image, _dets([UNREAD], [strip], [0.7]))
@@ -359,7 +360,7 @@ def test_the_strip_of_a_stacked_card_is_read_as_the_end_of_that_card() -> None:
 
 
 def test_a_strip_of_bare_table_or_a_read_card_stays_as_it_was() -> None:
-    from vision.cards import _read_strips
+    from vision.cards.reread import _read_strips
 
     image, _, strip = _stacked_pair()
     bare = strip + [250, 0]
@@ -392,9 +393,9 @@ def _bottom_index_box(card: np.ndarray) -> np.ndarray:
 
 
 def _by_two_indices(image: np.ndarray, cards: CardDetections, boxes: dict[int, np.ndarray]) -> CardDetections:
-    """`vision.cards._by_two_indices` on the readings of the outlines each card's index boxes imply."""
-    from vision.cards import _by_two_indices, _index_ways
+    """`vision.cards.reread._by_two_indices` on the readings of the outlines each card's index boxes imply."""
     from vision.cards.identity import read_cards
+    from vision.cards.reread import _by_two_indices, _index_ways
 
     return _by_two_indices(cards, {k: (q, *read_cards(image, np.array(_index_ways(q), np.float32)))
                                    for k, q in boxes.items()})

@@ -22,7 +22,7 @@ def _stack_scene(seed: int, drift_mm: float) -> tuple[np.ndarray, list]:
 
 
 def test_an_index_at_a_cards_own_corner_is_its_own_and_one_further_in_is_not() -> None:
-    from vision.cards import _at_own_index
+    from vision.cards.stacks import _at_own_index
 
     card = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float32)  # 1 px per mm
     h = card_to_image(card)
@@ -33,7 +33,7 @@ def test_an_index_at_a_cards_own_corner_is_its_own_and_one_further_in_is_not() -
 
 
 def test_two_readings_of_one_index_are_no_gap_apart() -> None:
-    from vision.cards import _index_gap
+    from vision.cards.stacks import _index_gap
 
     card = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float32)
     assert _index_gap(card, card) == pytest.approx(0.0, abs=1e-3)
@@ -89,7 +89,7 @@ def test_stacks_are_looked_for_only_where_asked() -> None:
 
 def test_a_small_map_holds_no_stack_and_a_scoundrel_table_may() -> None:
     """A map of 14 cards has too few boxes to be taken for a map, but its cards make a grid."""
-    from vision.cards import may_hold_stacks
+    from vision.cards.maps import may_hold_stacks
     from vision.synth.layouts import scoundrel_table, superheld_map
     from vision.truth import truth_detections
 
@@ -147,16 +147,17 @@ def test_a_weapon_strip_foreshortened_by_the_camera_is_still_trimmed(monkeypatch
     the camera's tilt shortens it). At TRIM_ASPECT 1.55, session 12's, it was never shortened and the weapon was
     missed; at 1.45 the strip is read."""
     import vision.cards as cards_module
+    import vision.cards.stacks as stacks_module
     from vision.evaluate import synthetic_scenes
 
     *_, image, truths = list(synthetic_scenes(777, 30))[29]
     assert {"7D", "4S"} <= {t.code for t in truths}
     read = {}
-    for aspect in (1.55, cards_module.TRIM_ASPECT):
-        monkeypatch.setattr(cards_module, "TRIM_ASPECT", aspect)
+    for aspect in (1.55, stacks_module.TRIM_ASPECT):
+        monkeypatch.setattr(stacks_module, "TRIM_ASPECT", aspect)
         read[aspect] = [str(c) for c in cards_module.predict(image).codes]
-    assert "7D" not in read[1.55] and "7D" in read[cards_module.TRIM_ASPECT]
-    assert "4S" in read[cards_module.TRIM_ASPECT]
+    assert "7D" not in read[1.55] and "7D" in read[stacks_module.TRIM_ASPECT]
+    assert "4S" in read[stacks_module.TRIM_ASPECT]
 
 
 @pytest.mark.skipif(not DETECTOR.exists(), reason="card models not built")
@@ -167,20 +168,21 @@ def test_cards_between_two_read_cards_of_a_stack_are_read_where_the_steps_put_th
     both were missed. Since session 23 the KC is also read from the strip its region's grown outline takes in
     (STRIP_REACH); the 10C still needs the walk."""
     import vision.cards as cards_module
+    import vision.cards.stacks as stacks_module
     from vision.evaluate import synthetic_scenes
 
     *_, image, truths = list(synthetic_scenes(6464, 18))[17]
     stack = {"7D", "9C", "10C", "KC", "8C"}
     assert stack <= {t.code for t in truths}
     walked = {str(c) for c in cards_module.predict(image).codes}
-    monkeypatch.setattr(cards_module, "STACK_WALK_READ", 2.0)  # no reading is that sure: no walk
+    monkeypatch.setattr(stacks_module, "STACK_WALK_READ", 2.0)  # no reading is that sure: no walk
     unwalked = {str(c) for c in cards_module.predict(image).codes}
     assert "10C" in walked - unwalked
     assert stack <= walked and walked <= {t.code for t in truths} | {"back"}
 
 
 def test_paper_above_a_card_is_the_strip_of_a_card_under_it() -> None:
-    from vision.cards import _paper_above
+    from vision.cards.stacks import _paper_above
     from vision.synth.cards import render_face
     from vision.synth.scene import paste_card
 
@@ -200,19 +202,20 @@ def test_a_weapon_whose_strip_shows_above_its_one_monster_is_read(monkeypatch: p
     strip; the walk from the QS's printed top, over paper, read the 7D. Session 20's readers read it without the
     walk too, so the scene now only shows that the walk keeps both cards."""
     import vision.cards as cards_module
+    import vision.cards.stacks as stacks_module
     from vision.evaluate import synthetic_scenes
 
     *_, image, truths = list(synthetic_scenes(4343, 10))[9]
     assert {"7D", "QS"} <= {t.code for t in truths}
     walked = {str(c) for c in cards_module.predict(image).codes}
-    monkeypatch.setattr(cards_module, "STACK_WALK_READ", 2.0)
+    monkeypatch.setattr(stacks_module, "STACK_WALK_READ", 2.0)
     assert {"7D", "QS"} <= walked and {"7D", "QS"} <= {str(c) for c in cards_module.predict(image).codes}
 
 
 def test_a_room_laid_edge_to_edge_and_a_stack_below_it_make_no_mosaic() -> None:
     """A Scoundrel room laid nearly edge to edge is one row of a grid, and the stack's top card two cells below it
     joins that grid across the gap; a mosaic needs two rows and two columns of two cards each, as any map has."""
-    from vision.cards import _mosaic
+    from vision.cards.maps import _mosaic
 
     room_and_stack = np.array([[-3, 0], [-2, 0], [-1, 0], [0, 0], [-2, 2]])
     assert not _mosaic(room_and_stack)
@@ -253,8 +256,8 @@ def test_a_weapons_strip_read_crosswise_inside_the_surer_weapon_is_dropped() -> 
 
 
 def test_a_card_outlined_upside_down_is_taken_the_same_way_up_as_the_card_it_is_measured_from() -> None:
-    from vision.cards import _upright_in
     from vision.cards.geometry import rotate_corners
+    from vision.cards.stacks import _upright_in
 
     card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32) + [3.0, 40.0]
     for corners in (card, rotate_corners(card, 2)):
@@ -300,7 +303,7 @@ def test_a_table_where_stacks_are_looked_for_gets_no_grid() -> None:
 
 
 def test_one_code_read_twice_through_overlapping_outlines_is_one_card_but_overlapping_cards_keep_theirs() -> None:
-    from vision.cards import _code_once
+    from vision.cards.readings import _code_once
     from vision.detections import CardDetections
 
     def quad(y: float) -> list[list[float]]:
@@ -325,12 +328,13 @@ def test_an_index_just_beyond_a_stack_regions_outline_is_read_as_the_card_under_
     outline cuts in two; its index box's centre lies just beyond the outline, so the strip is taken in by the
     outline grown by STRIP_REACH."""
     import vision.cards as cards_module
+    import vision.cards.stacks as stacks_module
     from vision.evaluate import synthetic_scenes
 
     *_, image, truths = list(synthetic_scenes(777, 34))[33]
     assert {"4D", "9C"} <= {t.code for t in truths}
     grown = {str(c) for c in cards_module.predict(image).codes}
-    monkeypatch.setattr(cards_module, "STRIP_REACH", 1.0)
+    monkeypatch.setattr(stacks_module, "STRIP_REACH", 1.0)
     assert "4D" in grown - {str(c) for c in cards_module.predict(image).codes}
 
 
@@ -378,8 +382,8 @@ def test_a_sixs_other_index_read_upside_down_as_a_nine_is_dropped() -> None:
     corner: it is the 6D's own. A nine elsewhere, and an ace at another ace's corner, stay."""
     import cv2
 
-    from vision.cards import _not_own_corners
     from vision.cards.geometry import rotate_corners
+    from vision.cards.stacks import _not_own_corners
 
     def card(x: float, y: float) -> np.ndarray:  # 1 px per mm, upright
         return np.array([[x, y], [x + CARD_W_MM, y], [x + CARD_W_MM, y + CARD_H_MM], [x, y + CARD_H_MM]], np.float32)
@@ -494,7 +498,8 @@ def test_a_card_outlined_wider_than_the_pictures_cards_is_read_through_a_card_of
     """Measurement seed 60606, scene 11: a German stack drifted sideways, its top card 8C outlined 1.3 times as
     wide as the backs beside it and read 8S at 0.52; read through a card of the backs' width at the outline's
     printed top-right it reads 8C."""
-    from vision.cards import _narrowed, predict
+    from vision.cards import predict
+    from vision.cards.reread import _narrowed
     from vision.evaluate import synthetic_scenes
 
     *_, (kind, _, _, image, truths) = synthetic_scenes(60606, 12)
@@ -523,7 +528,7 @@ def test_a_card_walked_surely_replaces_a_reading_of_its_index_through_another_ou
 def test_a_walked_reading_replaces_only_a_less_sure_reading_of_another_rank() -> None:
     """A strip's index, read small, tells the rank better than the suit: a walked 7C does not replace a 7S read
     there, a walked 9S at 1.0 replaces a JS at 0.85, and a walked 9S at 0.9 no JS at 0.85."""
-    from vision.cards import WALK_SURER, _outwalks
+    from vision.cards.stacks import WALK_SURER, _outwalks
 
     assert _outwalks("9S", 1.0, "JS", 0.85)
     assert not _outwalks("7C", 1.0, "7S", 0.6)
@@ -531,8 +536,8 @@ def test_a_walked_reading_replaces_only_a_less_sure_reading_of_another_rank() ->
 
 
 def test_a_walk_places_each_card_either_way_up_and_narrower_where_asked() -> None:
-    from vision.cards import STACK_NARROWER, _placed_at
     from vision.cards.geometry import mean_sides
+    from vision.cards.stacks import STACK_NARROWER, _placed_at
 
     card = CARD_MM * 2.0  # 126 x 176 px, upright
     points = np.array([[9.0, 40.0], [9.0, 60.0]], np.float32)

@@ -39,15 +39,16 @@ def test_a_stack_that_drifted_sideways_is_cut_by_a_strips_length(monkeypatch: py
     Since session 20's readers the whole reads it as KS (0.48) and the cuts as KC: a cut reading the same rank
     counts, and its reading replaces the whole's."""
     import vision.cards as cards_module
+    import vision.cards.stacks as stacks_module
 
     image, truths = _scene(6464, 5)
     read = {}
-    for strips in ((), cards_module.TRIM_STRIPS_MM):
-        monkeypatch.setattr(cards_module, "TRIM_STRIPS_MM", strips)
+    for strips in ((), stacks_module.TRIM_STRIPS_MM):
+        monkeypatch.setattr(stacks_module, "TRIM_STRIPS_MM", strips)
         dets = cards_module.predict(image)
         read[strips] = (_read_at(dets, truths, "KC"), _read_at(dets, truths, "4D"))
     assert not read[()][1]  # without: the 4D unread, the KC read through the region of both
-    assert read[cards_module.TRIM_STRIPS_MM] == (True, True)
+    assert read[stacks_module.TRIM_STRIPS_MM] == (True, True)
 
 
 def test_a_cards_own_index_left_in_a_strip_is_no_card_under_it() -> None:

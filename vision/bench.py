@@ -54,20 +54,18 @@ def run_benchmark(runs: int = 10) -> dict[str, Any]:
         BOX_SCORE,
         FAN_INDEX_SCORE,
         LOOK_AGAIN_SCORE,
-        _apart,
         _card_outlines,
-        _found,
         _read_faces,
-        _read_loose_indices,
-        _unique,
-        face_down,
-        is_map,
         predict,
         read_in_grid_or_turned,
     )
     from vision.cards.contours import propose
     from vision.cards.detect import BACK, CARD, INDEX, detect
+    from vision.cards.facedown import _found, face_down
     from vision.cards.identity import read_cards, read_faces
+    from vision.cards.maps import is_map
+    from vision.cards.readings import _apart, _unique
+    from vision.cards.stacks import _read_loose_indices
     from vision.cards.update import update
     from vision.detections import CardDetections
     from vision.homography import table_homography

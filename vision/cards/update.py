@@ -12,9 +12,9 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from vision.cards import MAP_BOXES
 from vision.cards.detect import FULL_SIZE
 from vision.cards.geometry import points_in_quads
+from vision.cards.maps import MAP_BOXES
 from vision.detections import CardDetections
 
 DIFF_LEVEL = 30  # grey levels at quarter resolution

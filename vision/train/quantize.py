@@ -35,10 +35,10 @@ CALIBRATION_CROPS = 1024  # per reader, drawn at random from those recorded
 def _recorded(crops: dict[str, list[np.ndarray]]) -> Iterator[None]:
     """Run the pipeline on its float readers, keeping every batch of crops each reader is given (`classify` is
     replaced in each module that imported it)."""
-    import vision.cards
+    from vision.cards import readings
 
     classify = identity.classify
-    holders = (identity, vision.cards)
+    holders = (identity, readings)
 
     def spy(batch: np.ndarray, model: Path = identity.CLASSIFIER) -> np.ndarray:
         crops.setdefault(Path(model).name, []).append(batch.copy())
