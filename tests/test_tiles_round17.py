@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from companion.commands.tiles_eval import load_config
+from vision.tiles.combs import _across_pairs
 from vision.tiles.evaluate import Tally, _score, draw_scene
-from vision.tiles.grid import _across_pairs
 from vision.tiles.matcher import match_board
 from vision.tiles.pipeline import predict
 

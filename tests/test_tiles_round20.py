@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.tiles.combs import _fits, _square_combs
 from vision.tiles.evaluate import EvalConfig, Tally, draw_scene, evaluate_scene
-from vision.tiles.grid import _fits, _square_combs
 from vision.tiles.matcher import EDGE_KINDS, _onward_logliks, match_board, truth_masks
 from vision.tiles.reader import PATCH, TileFeatures, read_tile
 

@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from vision.tiles.evaluate import EvalConfig, draw_scene
-from vision.tiles.grid import _single_tile, find_grid
+from vision.tiles.grid import find_grid
+from vision.tiles.lone_tile import _single_tile
 from vision.tiles.meeples import Blob, _distinct
 from vision.tiles.pipeline import predict
 

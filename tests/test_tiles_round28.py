@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.tiles.evaluate import EvalConfig, Tally, _score, draw_scene
-from vision.tiles.grid import _single_tile
+from vision.tiles.lone_tile import _single_tile
 from vision.tiles.pipeline import predict
 
 DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"

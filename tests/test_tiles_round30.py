@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from vision.tiles.evaluate import EvalConfig, Tally, _score, draw_scene
-from vision.tiles.grid import SIDE_BEYOND, _beyond, find_grid
+from vision.tiles.grid import find_grid
+from vision.tiles.lone_tile import SIDE_BEYOND, _beyond
 from vision.tiles.pipeline import predict
 
 DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"

@@ -13,8 +13,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.tiles.board_mask import _board_mask
 from vision.tiles.evaluate import EvalConfig, Tally, _score, draw_scene
-from vision.tiles.grid import _board_mask
 from vision.tiles.matcher import SPOT_SEEN, SPOT_WHOLE, _shield_scores, _table
 from vision.tiles.meeples import Blob
 from vision.tiles.pipeline import _not_meeple

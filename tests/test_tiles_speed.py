@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.tiles.grid import _fits, _pitches
+from vision.tiles.combs import _fits, _pitches
 from vision.tiles.pipeline import MEEPLE_REACH, near_cells
 from vision.tiles.reader import PATCH
 
@@ -119,7 +119,8 @@ def test_edge_evidence_of_a_board_at_once_equals_tile_by_tile() -> None:
 def test_the_canvas_from_the_hulls_rim_equals_the_canvas_from_every_point() -> None:
     """`_fit_canvas` takes its hulls from each row's ends (and the first and last rows): same scale and size."""
     from vision.tiles.board import random_board
-    from vision.tiles.grid import _board_mask, _fill_holes, _fit_canvas, _rectifiers
+    from vision.tiles.board_mask import _board_mask, _fill_holes
+    from vision.tiles.combs import _fit_canvas, _rectifiers
     from vision.tiles.scene import SceneSpec, compose
 
     rng = np.random.default_rng(8)
@@ -142,7 +143,7 @@ def test_the_canvas_from_the_hulls_rim_equals_the_canvas_from_every_point() -> N
 
 
 def test_the_outline_fits_percentiles_are_numpys_bit_for_bit() -> None:
-    from vision.tiles.grid import _percentiles
+    from vision.tiles.outline_fit import _percentiles
 
     rng = np.random.default_rng(9)
     for n in (2, 3, 17, 500, 1501):
@@ -189,7 +190,7 @@ def test_field_and_shield_masks_from_opencv_planes_equal_the_numpy_forms() -> No
 
 
 def test_mask_pixels_come_as_numpy_lists_them() -> None:
-    from vision.tiles.grid import pixels
+    from vision.tiles.board_mask import pixels
 
     rng = np.random.default_rng(13)
     mask = rng.random((45, 80)) < 0.4

@@ -12,8 +12,9 @@ import pytest
 from companion.commands.tiles_eval import load_config
 from vision.tiles.catalog import canonical_rotation
 from vision.tiles.evaluate import Tally, _score, draw_scene
-from vision.tiles.grid import FINER_EXTRA, Grid, _extra_lines, _outline_points, find_grid
+from vision.tiles.grid import FINER_EXTRA, Grid, _extra_lines, find_grid
 from vision.tiles.meeples import Calibration
+from vision.tiles.outline_fit import _outline_points
 from vision.tiles.pipeline import GAME_TILES, predict, read_board
 
 SETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"

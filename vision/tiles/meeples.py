@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.tiles import verifier
+from vision.tiles.board_mask import pixels
 from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
 from vision.tiles.geometry import (
     CITY_LABEL,
@@ -27,7 +28,6 @@ from vision.tiles.geometry import (
     rotated_feature_map,
 )
 from vision.tiles.geometry import feature_edge as _feature_edge
-from vision.tiles.grid import pixels
 
 MIN_AREA = 0.018  # tile units squared; a shield is about 0.01, a meeple 0.02 to 0.06
 MAX_AREA = 0.2
