@@ -20,7 +20,7 @@ import numpy as np
 from vision.table import border_mask
 from vision.tiles.board_mask import _board_mask, _close_channels, _fill_holes, _hands, pixels
 from vision.tiles.combs import _best_comb, _rectifiers
-from vision.tiles.lone_tile import _inner_borders, _single_tile
+from vision.tiles.lone_tile import SQUARISH, STRIP_MOST, _inner_borders, _single_tile, _strip_tiles
 from vision.tiles.outline_fit import (
     REFIT_SHARE,
     SLOP,
@@ -86,12 +86,16 @@ def find_grid(image: np.ndarray) -> Grid | None:
     if board_mask.sum() < 100:
         return None
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
-    quad = _single_tile(board_mask)
+    quad = _single_tile(board_mask, STRIP_MOST)
     if quad is not None:
         unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
         to_unit = cv2.getPerspectiveTransform(quad.astype(np.float32), unit)
-        # a compact board fills a squarish outline too: tile borders inside it tell the two apart
-        nx, ny = _inner_borders(grey, to_unit)
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        aspect = float((sides[0] + sides[2]) / (sides[1] + sides[3]))
+        # a compact board fills a squarish outline too: tile borders inside it tell the two apart; a long
+        # outline is a strip of tiles one tile wide
+        nx, ny = _inner_borders(grey, to_unit) if max(aspect, 1 / aspect) <= SQUARISH else _strip_tiles(
+            grey, to_unit, aspect)
         to_board, _ = _fit_outline(np.diag([nx, ny, 1.0]) @ to_unit, _outline_points(board_mask))
         cells = [(0, 0)] if (nx, ny) == (1, 1) else _occupied(raw_mask, to_board)
         if cells:

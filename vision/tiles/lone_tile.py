@@ -3,11 +3,29 @@ the tile borders inside it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
 INNER_RATIO = 0.5  # edge strength midway between a squarish outline's would-be tile borders against them, at most
 MAX_INNER = 5  # tiles across a squarish outline looked for
+SQUARISH = 1.55  # a lone tile's outline sides' ratio at most (perspective)
+# a board that is one convex quadrilateral whose sides' ratio lies above SQUARISH and up to this is a strip of tiles
+# one tile wide, counted by its borders (`_strip_tiles`; session 39, `tune-small.yaml`: two tiles were read as one
+# 2:1 cell and as 258 cells of a comb at a seventh of their pitch, a strip of four as three)
+STRIP_MOST = MAX_INNER + 0.5
+STRIP_SLACK = 1.5  # a strip's tiles lie within this factor of its outline's sides' ratio (perspective: 1.6-2.8 for
+# two tiles, 2.8-3.6 for three on `tune-small.yaml`)
+STRIP_FILL = 0.95  # share of a strip's quadrilateral its board fills, at least (a board of steps leaves notches)
+# tiles: how far a strip's border may lie from where its outline's quadrilateral puts it (tiles laid apart, shifted
+# and turned a little put a seam a few working px off the line)
+STRIP_BAND = np.linspace(-0.06, 0.06, 7)
+STRIP_PROFILE = np.linspace(0.05, 0.95, 37)  # where along a strip the edge strength it is measured against lies
+# a count's borders' mean log edge strength (against the strip's typical) is weighed against this many times the log
+# of its ratio to the outline's sides' ratio (session 39, 132 strips of 2-5 tiles drawn for it, seed 3920000: the
+# sides' ratio alone counts 124 right, the borders alone 122, both 128 with a weight of 4 or 6, 124-127 with 0.5-3)
+STRIP_PRIOR = 4.0
 LINE_NEAR = 0.015  # of a lone tile's side: outline points this near a line lie on it
 LINE_LEAST = 0.2  # of a lone tile's side: the fewest outline points (px) a side of it holds
 SAME_SIDE = np.pi / 4  # radians: lines whose feet from the middle lie this near in direction face one side
@@ -26,20 +44,7 @@ def _inner_borders(grey: np.ndarray, to_unit: np.ndarray) -> tuple[int, int]:
     n tiles across show a tile border all along the lines at k/n, and none along the lines midway
     between them (which cross tiles); a single tile's art has no such full-length lines.
     """
-    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))  # a border a pixel off the line still counts
-    inv = np.linalg.inv(to_unit)
-    t = np.linspace(0.03, 0.97, 48)
-
-    def strength(axis: int, at: np.ndarray) -> np.ndarray:
-        """Median edge strength along each line at unit positions `at` across `axis` (0: x = at)."""
-        u = np.repeat(at, len(t))
-        v = np.tile(t, len(at))
-        pts = np.stack([u, v] if axis == 0 else [v, u], axis=1)[None].astype(np.float64)
-        image = cv2.perspectiveTransform(pts, inv)[0].astype(np.float32)
-        samples = cv2.remap(edges, image[:, 0].copy(), image[:, 1].copy(), cv2.INTER_LINEAR, borderValue=0)
-        return np.median(samples.reshape(len(at), len(t)), axis=1)
-
+    strength = _line_strength(grey, to_unit)
     # ratio[axis][n]: edge midway between the would-be borders against the weakest border; n = 1 has none
     ratio = [{1: INNER_RATIO}, {1: INNER_RATIO}]
     for axis in (0, 1):
@@ -52,10 +57,56 @@ def _inner_borders(grey: np.ndarray, to_unit: np.ndarray) -> tuple[int, int]:
     return min(pairs, key=lambda c: (max(ratio[0][c[0]], ratio[1][c[1]]), c[0] * c[1]))  # both axes must show them
 
 
-def _single_tile(mask: np.ndarray) -> np.ndarray | None:
-    """The corners TL TR BR BL when the board is one convex, squarish quadrilateral: a single tile.
+def _line_strength(grey: np.ndarray, to_unit: np.ndarray) -> Callable[[int, np.ndarray], np.ndarray]:
+    """Median edge strength along lines of a quadrilateral (picture -> unit square): (axis, unit positions `at`)
+    -> one per position (axis 0: the lines x = at)."""
+    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))  # a border a pixel off the line still counts
+    inv = np.linalg.inv(to_unit)
+    t = np.linspace(0.03, 0.97, 48)
 
-    (A rectangle of several tiles is longer than perspective makes a square look, and goes on to the
+    def strength(axis: int, at: np.ndarray) -> np.ndarray:
+        u = np.repeat(at, len(t))
+        v = np.tile(t, len(at))
+        pts = np.stack([u, v] if axis == 0 else [v, u], axis=1)[None].astype(np.float64)
+        image = cv2.perspectiveTransform(pts, inv)[0].astype(np.float32)
+        samples = cv2.remap(edges, image[:, 0].copy(), image[:, 1].copy(), cv2.INTER_LINEAR, borderValue=0)
+        return np.median(samples.reshape(len(at), len(t)), axis=1)
+
+    return strength
+
+
+def _strip_tiles(grey: np.ndarray, to_unit: np.ndarray, aspect: float) -> tuple[int, int]:
+    """Tiles across and down a strip one tile wide (picture -> unit square) whose outline's sides' ratio (across
+    against down) is `aspect`: of the counts that ratio allows, the one whose borders stand out most from the
+    strip's edge strength along its length, weighed against how far the count lies from that ratio.
+
+    Perspective stretches a strip's ratio by up to a third either way, and its borders are seams a few px off
+    their ideal lines, faint between two fields, while city walls run along tile sides: neither tells the count
+    alone. Where the ratio allows one count only, no border need show (a lone tile needs none either). Midway lines
+    are no measure here, as a meeple or a road along a tile's middle may well lie on them.
+    """
+    axis, ratio = (0, aspect) if aspect >= 1 else (1, 1 / aspect)
+    counts = range(max(2, int(np.ceil(ratio / STRIP_SLACK))), min(MAX_INNER, int(ratio * STRIP_SLACK)) + 1)
+    best = min(max(2, round(ratio)), MAX_INNER)
+    if len(counts) > 1:
+        strength = _line_strength(grey, to_unit)
+        typical = max(float(np.median(strength(axis, STRIP_PROFILE))), 1e-6)
+
+        def likely(n: int) -> float:
+            at = np.arange(1, n) / n
+            seams = np.max([strength(axis, at + d / n) for d in STRIP_BAND], axis=0)
+            return float(np.mean(np.log(np.maximum(seams, 1e-6) / typical))) - STRIP_PRIOR * abs(np.log(n / ratio))
+
+        best = max(counts, key=likely)
+    return (best, 1) if axis == 0 else (1, best)
+
+
+def _single_tile(mask: np.ndarray, most: float = SQUARISH) -> np.ndarray | None:
+    """The corners TL TR BR BL when the board is one convex quadrilateral whose sides' ratio is at most `most`: a
+    single tile (SQUARISH), or with a larger `most` also a strip of tiles one tile wide (`STRIP_MOST`).
+
+    (Otherwise a rectangle of several tiles is longer than perspective makes a square look, and goes on to the
     general search.)
     """
     # a thin bright streak of the table joined to the tile (a wooden or white table's grain) is no part of it
@@ -92,8 +143,10 @@ def _single_tile(mask: np.ndarray) -> np.ndarray | None:
         return None
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    if max(a, b) / min(a, b) > 1.55 or _corner_unseen(quad, opened):
+    if max(a, b) / min(a, b) > most or _corner_unseen(quad, opened):
         return None
+    if max(a, b) / min(a, b) > SQUARISH and area < STRIP_FILL * cv2.contourArea(quad.astype(np.float32)):
+        return None  # a long outline the board does not fill is no strip: steps of a board of several rows
     centre = quad.mean(axis=0)
     angle = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
     quad = quad[np.argsort(angle)]  # clockwise on screen (y down), starting anywhere
