@@ -1,5 +1,5 @@
-"""A lone tile (or a compact board) as one squarish outline: its four sides from the outline's straight lines, and
-the tile borders inside it."""
+"""A board that is one convex outline: a lone tile, a compact board in a squarish outline, or a strip one tile wide;
+its four sides from the outline's straight lines, and the tile borders inside it."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ SQUARISH = 1.55  # a lone tile's outline sides' ratio at most (perspective)
 # 2:1 cell and as 258 cells of a comb at a seventh of their pitch, a strip of four as three)
 STRIP_MOST = MAX_INNER + 0.5
 STRIP_SLACK = 1.5  # a strip's tiles lie within this factor of its outline's sides' ratio (perspective: 1.6-2.8 for
-# two tiles, 2.8-3.6 for three on `tune-small.yaml`)
+# two tiles, 2.5-3.6 for three on the small sets)
 STRIP_FILL = 0.95  # share of a strip's quadrilateral its board fills, at least (a board of steps leaves notches)
 # tiles: how far a strip's border may lie from where its outline's quadrilateral puts it (tiles laid apart, shifted
 # and turned a little put a seam a few working px off the line)
