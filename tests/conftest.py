@@ -1,12 +1,15 @@
-"""Fixtures shared by the browser tests: one real headless Chromium (Debian's, through Playwright) per module."""
+"""Fixtures shared by the tests: one real headless Chromium (Debian's, through Playwright) per module for the
+browser tests, and one board of a tile set read and scored for the tile round tests."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+TILE_SETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run"]
 
@@ -19,3 +22,11 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
+
+
+@pytest.fixture
+def tile_board() -> Callable[[str, int], Any]:
+    """(set name, board index) -> that board of `datasets/tiles/NAME.yaml` read and scored alone (`board_tally`)."""
+    from vision.tiles.evaluate import EvalConfig, board_tally
+
+    return lambda name, index: board_tally(EvalConfig.from_yaml(TILE_SETS / f"{name}.yaml"), index)

@@ -11,31 +11,25 @@ pitch, roads and city walls inside the tiles giving a wrong phase of the coarser
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import numpy as np
 
-from vision.tiles.evaluate import EvalConfig, Tally, board_tally
+from vision.tiles.evaluate import Tally
 from vision.tiles.grid import _whole_blocks
 
-DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 
-
-def _tally(name: str, index: int) -> Tally:
-    return board_tally(EvalConfig.from_yaml(DATASETS / f"{name}.yaml"), index)
-
-
-def test_a_grid_drifting_across_a_small_board_is_grown_from_its_middle() -> None:
+def test_a_grid_drifting_across_a_small_board_is_grown_from_its_middle(tile_board: Callable[[str, int], Tally]) -> None:
     """tune-clear 267: 46 of 72 tiles read right and 19 extra before; every tile found, at most three misread (shield
     twins and a T read S: 28 px tiles)."""
-    tally = _tally("tune-clear", 267)
+    tally = tile_board("tune-clear", 267)
     assert tally.tiles == 72 and tally.tiles_missed == 0 and tally.tiles_extra == 0
     assert tally.tiles_right >= 69
 
 
-def test_a_grid_at_a_third_of_the_pitch_is_taken_at_the_tiles_pitch() -> None:
+def test_a_grid_at_a_third_of_the_pitch_is_taken_at_the_tiles_pitch(tile_board: Callable[[str, int], Tally]) -> None:
     """tune-modern 589 (modern-x 109): 8 tiles read as 73 cells (65 extra, 7 misread) before; now every tile right."""
-    tally = _tally("tune-modern", 589)
+    tally = tile_board("tune-modern", 589)
     assert tally.tiles == 8 and tally.tiles_right == 8
     assert tally.tiles_extra <= 1  # a lone cell of gap and shadow between the askew tiles
 
@@ -56,9 +50,9 @@ def test_cells_in_whole_three_by_three_blocks_are_a_grid_at_a_third_of_the_pitch
     assert _whole_blocks(board, np.eye(3)) is None
 
 
-def test_a_hole_in_the_board_on_a_dark_table_is_no_tile() -> None:
+def test_a_hole_in_the_board_on_a_dark_table_is_no_tile(tile_board: Callable[[str, int], Tally]) -> None:
     """tune-clear 175 (72 modern tiles on a dark cloth): the blur's colour fringe where the table meets the tiles
     around four holes made blue bits of 9-12 px in each, which passed for a shield (7 extra tiles before)."""
-    tally = _tally("tune-clear", 175)
+    tally = tile_board("tune-clear", 175)
     assert tally.tiles_right == tally.tiles == 72
     assert tally.tiles_extra <= 3  # two holes a misfitted grid shows some field in, one with a 21 px fringe

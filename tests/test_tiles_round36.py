@@ -11,29 +11,23 @@ scored 0.66) and tune4 96 (a blue one whose blob a shield joined) stand as they 
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
-from vision.tiles.evaluate import EvalConfig, Tally, board_tally
-
-DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
-
-
-def _tally(name: str, index: int) -> Tally:
-    return board_tally(EvalConfig.from_yaml(DATASETS / f"{name}.yaml"), index)
+from vision.tiles.evaluate import Tally
 
 
 @pytest.mark.parametrize("index", [59, 339])
-def test_a_monastery_roof_is_no_red_meeple(index: int) -> None:
-    tally = _tally("tune-clear", index)
+def test_a_monastery_roof_is_no_red_meeple(index: int, tile_board: Callable[[str, int], Tally]) -> None:
+    tally = tile_board("tune-clear", index)
     assert tally.meeples == 8
     assert tally.meeples_extra == 0
     assert tally.meeples_right == 8
 
 
 @pytest.mark.parametrize(("name", "index"), [("tune", 119), ("tune-clear", 122), ("tune4", 96)])
-def test_a_meeple_on_a_monastery_stays(name: str, index: int) -> None:
-    tally = _tally(name, index)
+def test_a_meeple_on_a_monastery_stays(name: str, index: int, tile_board: Callable[[str, int], Tally]) -> None:
+    tally = tile_board(name, index)
     assert tally.meeples == 8
     assert tally.meeples_right == 8 and tally.meeples_missed == 0

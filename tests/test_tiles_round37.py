@@ -5,17 +5,15 @@ hundredth of a tile beside a city wall or a road was read on them when its cell,
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from vision.tiles.evaluate import EvalConfig, Tally, board_tally
+from vision.tiles.evaluate import Tally
 from vision.tiles.matcher import truth_masks
 from vision.tiles.reader import PATCH
 from vision.tiles.register import REACH, tile_shift
-
-DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 
 
 def _board(letter: str, rotation: int, dx: int, dy: int) -> np.ndarray:
@@ -46,14 +44,11 @@ def test_a_cell_whose_window_leaves_the_board_stays() -> None:
     assert tile_shift(not_field, np.zeros_like(not_field), "D", 90, (REACH - 1, PATCH)) == (0.0, 0.0)
 
 
-def _tally(name: str, index: int) -> Tally:
-    return board_tally(EvalConfig.from_yaml(DATASETS / f"{name}.yaml"), index)
-
-
 @pytest.mark.parametrize(("name", "index"), [("tune-modern", 195), ("tune-modern", 439), ("tune2", 66)])
-def test_a_farmer_beside_a_feature_stands_on_the_field(name: str, index: int) -> None:
+def test_a_farmer_beside_a_feature_stands_on_the_field(name: str, index: int,
+                                                     tile_board: Callable[[str, int], Tally]) -> None:
     """tune-modern 195 (72 tiles: one farmer read on its O's north part, one on the monastery beside it), 439 (a
     farmer read on a monastery) and tune2 66 (classic, 30 tiles: a farmer read on its K's south road)."""
-    tally = _tally(name, index)
+    tally = tile_board(name, index)
     assert tally.meeples == 8 and tally.meeples_missed == 0
     assert tally.meeples_right == 8

@@ -7,41 +7,35 @@ comb at a seventh of their pitch, and a strip of four as three.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from vision.tiles.evaluate import EvalConfig, Tally, board_tally, draw_scene
+from vision.tiles.evaluate import Tally
 from vision.tiles.lone_tile import _strip_tiles
 
-DATASETS = Path(__file__).resolve().parents[1] / "datasets" / "tiles"
 UNIT = np.eye(3)
 
 
-def _tally(name: str, index: int) -> Tally:
-    return board_tally(EvalConfig.from_yaml(DATASETS / f"{name}.yaml"), index)
-
-
 @pytest.mark.parametrize(("index", "tiles"), [(48, 2), (112, 2), (88, 2), (114, 4)])
-def test_a_strip_of_tiles_is_read_tile_by_tile(index: int, tiles: int) -> None:
+def test_a_strip_of_tiles_is_read_tile_by_tile(index: int, tiles: int, tile_board: Callable[[str, int], Tally]) -> None:
     """tune-small 48 (painted) and 112 (classic): two tiles on a comb at a seventh of their pitch (245 and 103 extra
     tiles); 88: two tiles as one 2:1 cell; 114: a strip of four as three cells."""
-    tally = _tally("tune-small", index)
+    tally = tile_board("tune-small", index)
     assert tally.tiles == tiles
     assert tally.tiles_right == tiles and tally.tiles_extra == 0
 
 
-@pytest.mark.parametrize("index", [1, 4])
-def test_a_long_strip_and_a_board_of_steps_keep_their_counts(index: int) -> None:
+@pytest.mark.parametrize(("index", "tiles"), [(1, 3), (4, 6)])
+def test_a_long_strip_and_a_board_of_steps_keep_their_counts(index: int, tiles: int,
+                                                             tile_board: Callable[[str, int], Tally]) -> None:
     """tune-small 1: three tiles whose outline runs 3.5 times its width (perspective) and whose first seam, between
     two fields, is faint, while a meeple and a road lie along the middle lines of four; 4: six tiles in two columns,
     one convex outline they do not fill (no strip: the general search reads it)."""
-    config = EvalConfig.from_yaml(DATASETS / "tune-small.yaml")
-    tally = board_tally(config, index)
-    scene, _, _ = draw_scene(config, index)
-    assert tally.tiles == len(scene.board.tiles)
-    assert tally.tiles_right == tally.tiles and tally.tiles_extra == 0
+    tally = tile_board("tune-small", index)
+    assert tally.tiles == tiles
+    assert tally.tiles_right == tiles and tally.tiles_extra == 0
 
 
 @pytest.mark.parametrize(("aspect", "expected"), [(2.0, (2, 1)), (1 / 2.3, (1, 2)), (1 / 3.6, (1, 4)),
