@@ -5,9 +5,10 @@ at a vanishing point. Those two points undo the perspective (up to a scale per a
 rectified board the tile boundaries repeat with one pitch per axis, found by a comb search on the
 edge profile. One homography then maps any cell back to the image.
 
-Its steps, one module each: `board_mask` (what is unlike the table, and arms over it), `lone_tile` (a single
-squarish outline), `combs` (vanishing points and the pitch), `outline_fit` (the homography the outline fits). This
-module holds the order they run in and the checks for a grid at a multiple or a fraction of the tiles' pitch.
+Its steps, one module each: `board_mask` (what is unlike the table, and arms over it), `lone_tile` (a board that
+is one convex outline: a lone tile, a compact block, a strip), `combs` (vanishing points and the pitch),
+`outline_fit` (the homography the outline fits). This module holds the order they run in and the checks for a grid at
+a multiple or a fraction of the tiles' pitch.
 """
 
 from __future__ import annotations

@@ -87,8 +87,9 @@ def _strip_tiles(grey: np.ndarray, to_unit: np.ndarray, aspect: float) -> tuple[
     are no measure here, as a meeple or a road along a tile's middle may well lie on them.
     """
     axis, ratio = (0, aspect) if aspect >= 1 else (1, 1 / aspect)
+    # never empty: a ratio from SQUARISH to STRIP_MOST allows 2 (under 2) up to 4-5 tiles
     counts = range(max(2, int(np.ceil(ratio / STRIP_SLACK))), min(MAX_INNER, int(ratio * STRIP_SLACK)) + 1)
-    best = min(max(2, round(ratio)), MAX_INNER)
+    best = counts[0]
     if len(counts) > 1:
         strength = _line_strength(grey, to_unit)
         typical = max(float(np.median(strength(axis, STRIP_PROFILE))), 1e-6)
