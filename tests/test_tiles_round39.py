@@ -42,4 +42,4 @@ def test_a_long_strip_and_a_board_of_steps_keep_their_counts(index: int, tiles: 
                                                   (3.2, (3, 1))])
 def test_a_strip_that_shows_no_seam_is_counted_by_its_sides(aspect: float, expected: tuple[int, int]) -> None:
     """No edge anywhere (a blank picture): the count nearest the sides' ratio, as a lone tile needs no border."""
-    assert _strip_tiles(np.full((200, 200), 128, np.float32), UNIT, aspect) == expected
+    assert _strip_tiles(np.full((200, 200), 128, np.float32), UNIT, aspect, np.ones((200, 200), bool)) == expected

@@ -82,6 +82,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     raw_mask &= ~hand
     # where an arm (or its shadow) cuts the board, the outline follows the arm, not the grid: no evidence there
     arm = cv2.dilate(hand.astype(np.uint8), np.ones((31, 31), np.uint8)) > 0 if hand.any() else None
+    open_mask = raw_mask  # the table still shows in gaps between tiles laid apart (`_strip_tiles`)
     raw_mask = _close_channels(raw_mask)
     board_mask = _fill_holes(raw_mask)
     if board_mask.sum() < 100:
@@ -96,7 +97,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
         # a compact board fills a squarish outline too: tile borders inside it tell the two apart; a long
         # outline is a strip of tiles one tile wide
         nx, ny = _inner_borders(grey, to_unit) if max(aspect, 1 / aspect) <= SQUARISH else _strip_tiles(
-            grey, to_unit, aspect)
+            grey, to_unit, aspect, open_mask)
         to_board, _ = _fit_outline(np.diag([nx, ny, 1.0]) @ to_unit, _outline_points(board_mask))
         cells = [(0, 0)] if (nx, ny) == (1, 1) else _occupied(raw_mask, to_board)
         if cells:

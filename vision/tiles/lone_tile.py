@@ -26,6 +26,10 @@ STRIP_PROFILE = np.linspace(0.05, 0.95, 37)  # where along a strip the edge stre
 # of its ratio to the outline's sides' ratio (session 39, 132 strips of 2-5 tiles drawn for it, seed 3920000: the
 # sides' ratio alone counts 124 right, the borders alone 122, both 128 with a weight of 4 or 6, 124-127 with 0.5-3)
 STRIP_PRIOR = 4.0
+# and against this many times the mean share of its borders' lines that shows the table (a gap between tiles laid
+# apart; session 40: strips drawn for it and the small tuning sets, 194 strips, 186 -> 190 right with 5 or 6, 189
+# with 3-4 and 8, one lost at 8: a gap the mask shows inside a tile; two tiles each halved by its road, read as four)
+STRIP_GAP = 5.0
 LINE_NEAR = 0.015  # of a lone tile's side: outline points this near a line lie on it
 LINE_LEAST = 0.2  # of a lone tile's side: the fewest outline points (px) a side of it holds
 SAME_SIDE = np.pi / 4  # radians: lines whose feet from the middle lie this near in direction face one side
@@ -62,29 +66,38 @@ def _line_strength(grey: np.ndarray, to_unit: np.ndarray) -> Callable[[int, np.n
     -> one per position (axis 0: the lines x = at)."""
     edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))  # a border a pixel off the line still counts
+    return _along_lines(edges, to_unit, np.median)
+
+
+def _along_lines(values: np.ndarray, to_unit: np.ndarray, reduce: Callable[..., np.ndarray]
+                 ) -> Callable[[int, np.ndarray], np.ndarray]:
+    """`values` (float32, 0 beyond the picture) sampled along lines of a quadrilateral (picture -> unit square) and
+    reduced per line: (axis, unit positions `at`) -> one per position (axis 0: the lines x = at)."""
     inv = np.linalg.inv(to_unit)
     t = np.linspace(0.03, 0.97, 48)
 
-    def strength(axis: int, at: np.ndarray) -> np.ndarray:
+    def along(axis: int, at: np.ndarray) -> np.ndarray:
         u = np.repeat(at, len(t))
         v = np.tile(t, len(at))
         pts = np.stack([u, v] if axis == 0 else [v, u], axis=1)[None].astype(np.float64)
         image = cv2.perspectiveTransform(pts, inv)[0].astype(np.float32)
-        samples = cv2.remap(edges, image[:, 0].copy(), image[:, 1].copy(), cv2.INTER_LINEAR, borderValue=0)
-        return np.median(samples.reshape(len(at), len(t)), axis=1)
+        samples = cv2.remap(values, image[:, 0].copy(), image[:, 1].copy(), cv2.INTER_LINEAR, borderValue=0)
+        return reduce(samples.reshape(len(at), len(t)), axis=1)
 
-    return strength
+    return along
 
 
-def _strip_tiles(grey: np.ndarray, to_unit: np.ndarray, aspect: float) -> tuple[int, int]:
+def _strip_tiles(grey: np.ndarray, to_unit: np.ndarray, aspect: float, board: np.ndarray) -> tuple[int, int]:
     """Tiles across and down a strip one tile wide (picture -> unit square) whose outline's sides' ratio (across
     against down) is `aspect`: of the counts that ratio allows, the one whose borders stand out most from the
-    strip's edge strength along its length, weighed against how far the count lies from that ratio.
+    strip's edge strength along its length, and show the table most (`board`: the board's mask before any closing),
+    weighed against how far the count lies from that ratio.
 
     Perspective stretches a strip's ratio by up to a third either way, and its borders are seams a few px off
     their ideal lines, faint between two fields, while city walls run along tile sides: neither tells the count
     alone. Where the ratio allows one count only, no border need show (a lone tile needs none either). Midway lines
-    are no measure here, as a meeple or a road along a tile's middle may well lie on them.
+    are no measure here, as a meeple or a road along a tile's middle may well lie on them; the table showing
+    through a gap is, where tiles lie apart (a road's edges along a tile's middle are as strong as a seam).
     """
     axis, ratio = (0, aspect) if aspect >= 1 else (1, 1 / aspect)
     # never empty: a ratio from SQUARISH to STRIP_MOST allows 2 (under 2) up to 4-5 tiles
@@ -92,12 +105,15 @@ def _strip_tiles(grey: np.ndarray, to_unit: np.ndarray, aspect: float) -> tuple[
     best = counts[0]
     if len(counts) > 1:
         strength = _line_strength(grey, to_unit)
+        table = _along_lines((~board).astype(np.float32), to_unit, np.mean)
         typical = max(float(np.median(strength(axis, STRIP_PROFILE))), 1e-6)
 
         def likely(n: int) -> float:
             at = np.arange(1, n) / n
             seams = np.max([strength(axis, at + d / n) for d in STRIP_BAND], axis=0)
-            return float(np.mean(np.log(np.maximum(seams, 1e-6) / typical))) - STRIP_PRIOR * abs(np.log(n / ratio))
+            gaps = np.max([table(axis, at + d / n) for d in STRIP_BAND], axis=0)
+            return (float(np.mean(np.log(np.maximum(seams, 1e-6) / typical))) + STRIP_GAP * float(np.mean(gaps))
+                    - STRIP_PRIOR * abs(np.log(n / ratio)))
 
         best = max(counts, key=likely)
     return (best, 1) if axis == 0 else (1, best)

@@ -31,7 +31,7 @@ from vision.tiles.meeples import (
 )
 from vision.tiles.meeples import _distance as colour_distance
 from vision.tiles.reader import PATCH, blue_lead, blue_mask, box_sum, field_threshold, green_lead, integral, read_tiles
-from vision.tiles.register import tile_shift
+from vision.tiles.register import rim_shifts, tile_shift
 
 Cell = tuple[int, int]
 MEEPLE_REACH = 0.3  # tiles: how far a standing meeple's outline may stick out of its tile
@@ -122,12 +122,16 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
         blob.paint(hidden)
     hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
     shields = _not_meeple(blue, hidden, blobs) | (beside > 0)
-    features = dict(zip(cells, read_tiles(not_field, shields, ~hidden | (beside > 0), origins,
+    # a tile at the rim is read where its sides show it against the table (an arm's rim, a figure, show no side)
+    shifts = rim_shifts(unlike_table, seen & ~hidden, cells, x0, y0, grid.by_arm)
+    read_at = [(ox + dx, oy + dy) for (ox, oy), (dx, dy) in
+               zip(origins, (shifts.get(c, (0, 0)) for c in cells), strict=True)]
+    features = dict(zip(cells, read_tiles(not_field, shields, ~hidden | (beside > 0), read_at,
                                           blue_lead(board), lab[..., 2]), strict=True))
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     blobs, feet = _off_corners(blobs, feet, set(cells), x0, y0)
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
-    readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0), uncounted=grid.by_arm)
+    readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0, shifts), uncounted=grid.by_arm)
     feet = _on_tiles(feet, readings, not_field, hidden, x0, y0)
     blobs, feet = _not_roofs(shown, shown_lab, blobs, feet, readings, calibration, x0, y0)
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
@@ -382,15 +386,17 @@ def _on_corner(located: tuple[Cell, float, float] | None) -> bool:
     return max(min(u, 1.0 - u), min(v, 1.0 - v)) < CORNER
 
 
-def _feet_by_cell(feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0: int
-                  ) -> dict[Cell, list[tuple[float, float]]]:
-    """Each foot as a unit point of the tile it stands in (the tile it is placed on, as `_place_meeples`)."""
+def _feet_by_cell(feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0: int,
+                  shifts: dict[Cell, tuple[int, int]] | None = None) -> dict[Cell, list[tuple[float, float]]]:
+    """Each foot as a unit point of the tile it stands in (the tile it is placed on, as `_place_meeples`), on the
+    tile as it is read (`shifts`: board px from a cell to where its tile is read, `register.rim_shifts`)."""
     out: dict[Cell, list[tuple[float, float]]] = {}
     for foot in feet:
         located = _locate(foot, cells, x0, y0)
         if located is not None:
             cell, u, v = located
-            out.setdefault(cell, []).append((u, v))
+            dx, dy = (shifts or {}).get(cell, (0, 0))
+            out.setdefault(cell, []).append((u - dx / PATCH, v - dy / PATCH))
     return out
 
 

@@ -2,8 +2,10 @@
 
 The grid is one homography for the whole board, but players lay tiles a little apart and askew (a gap of up to
 0.04 tile, a shift of 0.02 in the synthetic sets), so a point's place in its cell is not its place on the tile.
-That matters only where a figure stands: a farmer's foot a hundredth of a tile beside a city wall or a road.
-On the tuning sets a meeple's foot lay a median 0.030 tile from its true place on its tile, 0.023 after this.
+That matters where a figure stands: a farmer's foot a hundredth of a tile beside a city wall or a road. On the
+tuning sets a meeple's foot lay a median 0.030 tile from its true place on its tile, 0.023 after this (`tile_shift`).
+It matters for reading too where a tile at a small board's rim lies a tenth of a tile or more off its cell
+(`rim_shifts`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from vision.tiles.board import Cell
 from vision.tiles.geometry import peak_offset
 from vision.tiles.matcher import truth_masks
 from vision.tiles.reader import PATCH
@@ -21,6 +24,18 @@ REACH = 3  # board px (PATCH per tile) a tile is looked for off its cell, each w
 # share of the cell's pixels one px of shift must win to be taken: a road running on across the cell's side
 # agrees equally well one px along it, and a tile of field and nothing else agrees everywhere
 SHIFT_COST = 0.003
+RIM_REACH = 10  # board px (PATCH per tile, about 0.2 tile) a rim tile's side is looked for either side of its cell's
+RIM_SPAN = (0.2, 0.8)  # the part of a side read (clear of the corners, where a neighbour's tile or a gap may lie)
+RIM_RUN = 3  # px of tile in a row, from the table inwards, where a column finds the tile's side
+RIM_AGREE = 0.6  # share of a side's columns that must find it
+RIM_SPREAD = 2.0  # px: the most those columns' finds may spread (their interquartile range)
+# px (0.1 tile): a shift along an axis smaller than this is left. The reader's windows allow for tiles a little off
+# their cells, as its settings were tuned. At 3 px the rim tiles of 72-tile boards, whose grid many tiles fit, moved
+# 3-4 px (mostly inwards from the side that shows) and the nine tuning sets read 14 tiles worse and 12 better (72-tile
+# boards 11 worse, 5 better), while the small boards' misread tiles lay 5-7 px off; a farmer by a field edge was read
+# as a road after a 2 px move (tune-small2 162)
+RIM_LEAST = 5
+OUTWARD = ((0, -1), (1, 0), (0, 1), (-1, 0))  # a cell's sides N E S W as unit steps (dx, dy) to the cell beyond
 
 
 @cache
@@ -56,3 +71,72 @@ def tile_shift(not_field: np.ndarray, hidden: np.ndarray, letter: str, rotation:
     dx = ix - REACH + (float(peak_offset(*agree[iy, ix - 1:ix + 2])) if 0 < ix < 2 * REACH else 0.0)
     dy = iy - REACH + (float(peak_offset(*agree[iy - 1:iy + 2, ix])) if 0 < iy < 2 * REACH else 0.0)
     return (float(dx), float(dy))
+
+
+
+def rim_shifts(unlike_table: np.ndarray, seen: np.ndarray, cells: list[Cell], x0: int, y0: int,
+               skip: frozenset[Cell] = frozenset()) -> dict[Cell, tuple[int, int]]:
+    """(dx, dy) board px from each cell (board px origin of cell (i, j): ((i - x0) PATCH, (j - y0) PATCH)) to where
+    its tile lies, as the sides of it that face no laid tile show it against the table; (0, 0) where none does.
+
+    The grid is one homography for the whole board; on a small board a tile at its rim may lie 0.15 tile off its
+    cell (tiles laid apart and askew, a perspective fitted to few tiles), and the table then fills its cell's edge
+    strip, which reads as city (not field): a road's edge read as a city's, a field's as a road's. A side the tile
+    shows against the table is found column by column (the first run of `RIM_RUN` px unlike the table, from the
+    table inwards, after table); a side the picture cuts, a figure or a city coloured like the table spoils, finds no
+    clear side and moves nothing; nor is a cell in `skip` moved (an arm's rim by it is no side).
+    """
+    laid = set(cells)
+    out: dict[Cell, tuple[int, int]] = {}
+    for i, j in cells:
+        if (i, j) in skip:
+            continue
+        ox, oy = (i - x0) * PATCH, (j - y0) * PATCH
+        moves: dict[int, list[float]] = {0: [], 1: []}
+        for sx, sy in OUTWARD:
+            if (i + sx, j + sy) in laid:
+                continue
+            found = _side_offset(unlike_table, seen, ox, oy, sx, sy)
+            if found is not None:
+                axis = 0 if sx else 1
+                moves[axis].append(found * (sx or sy))
+        shift = tuple(int(round(float(np.mean(m)))) if m else 0 for m in (moves[0], moves[1]))
+        shift = tuple(d if abs(d) >= RIM_LEAST else 0 for d in shift)
+        if shift != (0, 0):
+            out[(i, j)] = (shift[0], shift[1])
+    return out
+
+
+def _side_offset(unlike_table: np.ndarray, seen: np.ndarray, ox: int, oy: int, sx: int, sy: int) -> float | None:
+    """How far (px, outwards positive) the tile's side lies beyond its cell's side facing (sx, sy), or None."""
+    a, b = (int(round(v * PATCH)) for v in RIM_SPAN)
+    r = RIM_REACH
+    if sy:
+        at = oy + (PATCH if sy > 0 else 0)
+        rows, cols = slice(at - r, at + r), slice(ox + a, ox + b)
+    else:
+        at = ox + (PATCH if sx > 0 else 0)
+        rows, cols = slice(oy + a, oy + b), slice(at - r, at + r)
+    if rows.start < 0 or cols.start < 0 or rows.stop > seen.shape[0] or cols.stop > seen.shape[1]:
+        return None
+    strip, shown = unlike_table[rows, cols], seen[rows, cols]
+    if not sy:
+        strip, shown = strip.T, shown.T  # (2r along the normal, span along the side)
+    if sx > 0 or sy > 0:
+        strip, shown = strip[::-1], shown[::-1]  # index 0 the outermost row, as the table lies beyond
+    tile = strip & shown
+    # runs of RIM_RUN tile px from each row inwards; a column finds the side where its first run begins right after
+    # table it shows (beyond the picture's frame, or where a figure stands over the side, it does not)
+    run = np.ones((strip.shape[0] - RIM_RUN + 1, strip.shape[1]), bool)
+    for k in range(RIM_RUN):
+        run &= tile[k:k + run.shape[0]]
+    first = np.argmax(run, axis=0)
+    table_before = (shown & ~strip)[np.maximum(first - 1, 0), np.arange(strip.shape[1])]
+    found = run.any(axis=0) & (first > 0) & table_before
+    if found.sum() < RIM_AGREE * strip.shape[1]:
+        return None
+    first = first[found].astype(np.float64)
+    low, high = np.percentile(first, (25, 75))
+    if high - low > RIM_SPREAD:
+        return None
+    return r - float(np.median(first))
