@@ -84,31 +84,35 @@ def rim_shifts(unlike_table: np.ndarray, seen: np.ndarray, cells: list[Cell], x0
     strip, which reads as city (not field): a road's edge read as a city's, a field's as a road's. A side the tile
     shows against the table is found column by column (the first run of `RIM_RUN` px unlike the table, from the
     table inwards, after table); a side the picture cuts, a figure or a city coloured like the table spoils, finds no
-    clear side and moves nothing; nor is a cell in `skip` moved (an arm's rim by it is no side).
+    clear side and moves nothing; nor is a cell in `skip` moved (an arm's rim by it is no side). Every side of the
+    board is measured at once (a 72-tile board has some eighty: one at a time took 40 ms here).
     """
     laid = set(cells)
+    sides = [((i, j), sx, sy) for i, j in cells if (i, j) not in skip for sx, sy in OUTWARD
+             if (i + sx, j + sy) not in laid]
+    strips = [_side_strip(unlike_table, seen, (i - x0) * PATCH, (j - y0) * PATCH, sx, sy) for (i, j), sx, sy in sides]
+    kept = [k for k, s in enumerate(strips) if s is not None]
+    if not kept:
+        return {}
+    offsets = _side_offsets(np.stack([strips[k][0] for k in kept]), np.stack([strips[k][1] for k in kept]))
+    moves: dict[Cell, tuple[list[float], list[float]]] = {}
+    for k, offset in zip(kept, offsets, strict=True):
+        cell, sx, sy = sides[k]
+        if not np.isnan(offset):
+            moves.setdefault(cell, ([], []))[0 if sx else 1].append(float(offset) * (sx or sy))
     out: dict[Cell, tuple[int, int]] = {}
-    for i, j in cells:
-        if (i, j) in skip:
-            continue
-        ox, oy = (i - x0) * PATCH, (j - y0) * PATCH
-        moves: dict[int, list[float]] = {0: [], 1: []}
-        for sx, sy in OUTWARD:
-            if (i + sx, j + sy) in laid:
-                continue
-            found = _side_offset(unlike_table, seen, ox, oy, sx, sy)
-            if found is not None:
-                axis = 0 if sx else 1
-                moves[axis].append(found * (sx or sy))
-        shift = tuple(int(round(float(np.mean(m)))) if m else 0 for m in (moves[0], moves[1]))
+    for cell, along in moves.items():
+        shift = tuple(int(round(float(np.mean(m)))) if m else 0 for m in along)
         shift = tuple(d if abs(d) >= RIM_LEAST else 0 for d in shift)
         if shift != (0, 0):
-            out[(i, j)] = (shift[0], shift[1])
+            out[cell] = (shift[0], shift[1])
     return out
 
 
-def _side_offset(unlike_table: np.ndarray, seen: np.ndarray, ox: int, oy: int, sx: int, sy: int) -> float | None:
-    """How far (px, outwards positive) the tile's side lies beyond its cell's side facing (sx, sy), or None."""
+def _side_strip(unlike_table: np.ndarray, seen: np.ndarray, ox: int, oy: int, sx: int, sy: int
+                ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The band across a cell's side facing (sx, sy), unlike the table and seen: (2 RIM_REACH rows from the outermost
+    inwards, the side's middle span as columns); None where it leaves the board."""
     a, b = (int(round(v * PATCH)) for v in RIM_SPAN)
     r = RIM_REACH
     if sy:
@@ -121,22 +125,41 @@ def _side_offset(unlike_table: np.ndarray, seen: np.ndarray, ox: int, oy: int, s
         return None
     strip, shown = unlike_table[rows, cols], seen[rows, cols]
     if not sy:
-        strip, shown = strip.T, shown.T  # (2r along the normal, span along the side)
+        strip, shown = strip.T, shown.T
     if sx > 0 or sy > 0:
         strip, shown = strip[::-1], shown[::-1]  # index 0 the outermost row, as the table lies beyond
+    return strip, shown
+
+
+def _side_offsets(strip: np.ndarray, shown: np.ndarray) -> np.ndarray:
+    """(sides,) how far (px, outwards positive) each tile's side lies beyond its cell's (`_side_strip`s stacked:
+    (sides, rows, columns)), NaN where the side shows no clear line."""
+    n, depth, width = strip.shape
     tile = strip & shown
     # runs of RIM_RUN tile px from each row inwards; a column finds the side where its first run begins right after
     # table it shows (beyond the picture's frame, or where a figure stands over the side, it does not)
-    run = np.ones((strip.shape[0] - RIM_RUN + 1, strip.shape[1]), bool)
+    run = np.ones((n, depth - RIM_RUN + 1, width), bool)
     for k in range(RIM_RUN):
-        run &= tile[k:k + run.shape[0]]
-    first = np.argmax(run, axis=0)
-    table_before = (shown & ~strip)[np.maximum(first - 1, 0), np.arange(strip.shape[1])]
-    found = run.any(axis=0) & (first > 0) & table_before
-    if found.sum() < RIM_AGREE * strip.shape[1]:
-        return None
-    first = first[found].astype(np.float64)
-    low, high = np.percentile(first, (25, 75))
-    if high - low > RIM_SPREAD:
-        return None
-    return r - float(np.median(first))
+        run &= tile[:, k:k + run.shape[1]]
+    first = np.argmax(run, axis=1)  # (sides, columns)
+    table = shown & ~strip
+    before = np.take_along_axis(table, np.maximum(first - 1, 0)[:, None, :], axis=1)[:, 0]
+    found = run.any(axis=1) & (first > 0) & before
+    count = found.sum(axis=1)
+    ordered = np.sort(np.where(found, first, np.iinfo(np.int64).max), axis=1).astype(np.float64)
+    low, middle, high = (_quantile(ordered, count, q) for q in (0.25, 0.5, 0.75))
+    clear = (count >= RIM_AGREE * width) & (high - low <= RIM_SPREAD)
+    return np.where(clear, RIM_REACH - middle, np.nan)
+
+
+def _quantile(ordered: np.ndarray, count: np.ndarray, q: float) -> np.ndarray:
+    """Per row, the q-quantile of its first `count` values (sorted ascending), as `np.percentile`'s linear method
+    gives it; NaN where a row has none."""
+    virtual = np.maximum(count - 1, 0) * q
+    below = np.floor(virtual).astype(np.intp)
+    above = np.minimum(below + 1, np.maximum(count - 1, 0))
+    rows = np.arange(len(ordered))
+    a, b = ordered[rows, below], ordered[rows, above]
+    t = virtual - below
+    value = np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)
+    return np.where(count > 0, value, np.nan)
