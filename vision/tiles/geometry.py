@@ -252,3 +252,11 @@ def peak_offset(before: np.ndarray | float, at: np.ndarray | float, after: np.nd
     bend = np.asarray(before - 2 * at + after, np.float64)
     peaked = bend < -1e-9
     return np.where(peaked, np.clip(0.5 * (before - after) / np.where(peaked, bend, -1.0), -0.5, 0.5), 0.0)
+
+
+def percentile_lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The value a share `t` of the way from `a` to `b` as `np.percentile`'s linear method takes it, bit for bit: from
+    the lower value below the middle of the gap, from the upper one above it (the fast percentiles that skip numpy's
+    overhead use it)."""
+    diff = b - a
+    return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)

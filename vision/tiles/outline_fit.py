@@ -5,6 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.tiles.geometry import percentile_lerp
+
 SLOP = 0.03  # how far (in tiles) a laid tile's side may sit from its grid line
 REFIT_SHARE = 0.9  # share of the outline on the best grid under which the pitch is searched again on that grid
 GROW_RADII = (1.5, 2.5, 4.0, 6.0, 9.0)  # tiles about the board's middle whose outline a grown fit takes, round by round
@@ -170,10 +172,7 @@ def _percentiles(values: np.ndarray, q: tuple[float, float]) -> np.ndarray:
     above = np.minimum(below + 1, n - 1)
     ordered = np.partition(values, np.unique(np.r_[below, above]), axis=0)
     a, b = ordered[below], ordered[above]
-    t = (virtual - below)[:, None]
-    diff = b - a
-    # numpy's lerp: from the lower value below the middle of the gap, from the upper one above it
-    return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
+    return percentile_lerp(a, b, (virtual - below)[:, None])
 
 
 def _on_grid(p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

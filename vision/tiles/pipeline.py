@@ -387,7 +387,7 @@ def _on_corner(located: tuple[Cell, float, float] | None) -> bool:
 
 
 def _feet_by_cell(feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0: int,
-                  shifts: dict[Cell, tuple[int, int]] | None = None) -> dict[Cell, list[tuple[float, float]]]:
+                  shifts: dict[Cell, tuple[int, int]]) -> dict[Cell, list[tuple[float, float]]]:
     """Each foot as a unit point of the tile it stands in (the tile it is placed on, as `_place_meeples`), on the
     tile as it is read (`shifts`: board px from a cell to where its tile is read, `register.rim_shifts`)."""
     out: dict[Cell, list[tuple[float, float]]] = {}
@@ -395,7 +395,7 @@ def _feet_by_cell(feet: list[tuple[float, float]], cells: set[Cell], x0: int, y0
         located = _locate(foot, cells, x0, y0)
         if located is not None:
             cell, u, v = located
-            dx, dy = (shifts or {}).get(cell, (0, 0))
+            dx, dy = shifts.get(cell, (0, 0))
             out.setdefault(cell, []).append((u - dx / PATCH, v - dy / PATCH))
     return out
 

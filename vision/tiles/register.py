@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.tiles.board import Cell
-from vision.tiles.geometry import peak_offset
+from vision.tiles.geometry import peak_offset, percentile_lerp
 from vision.tiles.matcher import truth_masks
 from vision.tiles.reader import PATCH
 
@@ -71,7 +71,6 @@ def tile_shift(not_field: np.ndarray, hidden: np.ndarray, letter: str, rotation:
     dx = ix - REACH + (float(peak_offset(*agree[iy, ix - 1:ix + 2])) if 0 < ix < 2 * REACH else 0.0)
     dy = iy - REACH + (float(peak_offset(*agree[iy - 1:iy + 2, ix])) if 0 < iy < 2 * REACH else 0.0)
     return (float(dx), float(dy))
-
 
 
 def rim_shifts(unlike_table: np.ndarray, seen: np.ndarray, cells: list[Cell], x0: int, y0: int,
@@ -159,7 +158,5 @@ def _quantile(ordered: np.ndarray, count: np.ndarray, q: float) -> np.ndarray:
     below = np.floor(virtual).astype(np.intp)
     above = np.minimum(below + 1, np.maximum(count - 1, 0))
     rows = np.arange(len(ordered))
-    a, b = ordered[rows, below], ordered[rows, above]
-    t = virtual - below
-    value = np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)
+    value = percentile_lerp(ordered[rows, below], ordered[rows, above], virtual - below)
     return np.where(count > 0, value, np.nan)
