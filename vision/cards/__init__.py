@@ -456,9 +456,10 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
 
 def _kept(codes: list[str], conf: np.ndarray, scores: np.ndarray) -> list[str]:
     """The codes, each read less surely than MIN_READ with its outline's score (or a joker under JOKER_READ) as
-    "none": such a blob reads as nothing, so the detector's boxes it overruled get their second look
-    (`_second_look`; fresh seed 41207 scene 31: a weapon stack's blob read QH at 0.1 kept a whole 5C's box, 0.88,
-    from being read, and the 5C was read 3C through a stack walk's short outline)."""
+    "none": such an outline reads as nothing, so the detector's boxes a blob read so overruled, and the boxes
+    whose tightened outline read so, get their second look (`_second_look`; fresh seed 41207 scene 31: a weapon
+    stack's blob read QH at 0.1 kept a whole 5C's box, 0.88, from being read, and the 5C was read 3C through a
+    stack walk's short outline)."""
     sure = (np.asarray(conf) * np.asarray(scores)) ** 0.5
     return [c if sure[i] >= MIN_READ and (c != "JOKER" or conf[i] >= JOKER_READ) else "none"
             for i, c in enumerate(codes)]
