@@ -127,7 +127,8 @@ def test_a_reading_too_unsure_to_keep_counts_as_nothing_read() -> None:
 
     conf = np.array([0.99, 0.1, 0.9, JOKER_READ - 0.05, 0.9], np.float32)
     scores = np.array([0.9, 0.5, MIN_READ ** 2 / 0.9 - 0.01, 0.9, 0.9], np.float32)
-    assert _kept(["5C", "QH", "7S", "JOKER", "JOKER"], conf, scores) == ["5C", "none", "none", "none", "JOKER"]
+    sure = (conf * scores) ** 0.5
+    assert _kept(["5C", "QH", "7S", "JOKER", "JOKER"], conf, sure) == ["5C", "none", "none", "none", "JOKER"]
 
 
 def test_a_sure_box_a_blob_read_too_unsurely_overruled_is_read_through_itself() -> None:

@@ -434,15 +434,16 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
     codes, conf, corners = read_cards(image, outlines)
     n_boxes = len(outlines) - len(proposals)
     beneath, topped = _beneath_blobs(image, cards, proposals, codes[n_boxes:], conf[n_boxes:])
-    codes = _kept(codes, conf, scores)
+    sure = (conf * scores) ** 0.5
+    codes = _kept(codes, conf, sure)
     again, again_scores, again_backing = _second_look(image, cards, proposals, codes)
     if len(again):
         more_codes, more_conf, more_corners = read_cards(image, again)
-        codes = codes + _kept(more_codes, more_conf, again_scores)
-        conf, corners = np.concatenate([conf, more_conf]), np.concatenate([corners, more_corners])
-        outlines, scores = np.concatenate([outlines, again]), np.concatenate([scores, again_scores])
+        more_sure = (more_conf * again_scores) ** 0.5
+        codes = codes + _kept(more_codes, more_conf, more_sure)
+        outlines, corners = np.concatenate([outlines, again]), np.concatenate([corners, more_corners])
+        sure = np.concatenate([sure, more_sure])
         backing = np.concatenate([backing, again_backing])
-    sure = (conf * scores) ** 0.5
     replaced = {n_boxes + j for j in topped}  # blobs whose top card was read through its own box
     read = _face_up(codes, corners, sure, [i for i, c in enumerate(codes) if c not in ("none", "JOKER")
                                            and i not in replaced])
@@ -454,13 +455,13 @@ def _read_faces(image: np.ndarray, cards: Boxes, proposals: np.ndarray,
     return read, unread
 
 
-def _kept(codes: list[str], conf: np.ndarray, scores: np.ndarray) -> list[str]:
-    """The codes, each read less surely than MIN_READ with its outline's score (or a joker under JOKER_READ) as
-    "none": such an outline reads as nothing, so the detector's boxes a blob read so overruled, and the boxes
-    whose tightened outline read so, get their second look (`_second_look`; fresh seed 41207 scene 31: a weapon
+def _kept(codes: list[str], conf: np.ndarray, sure: np.ndarray) -> list[str]:
+    """The codes, each read less surely than MIN_READ with its outline's score (`sure`: the geometric mean of the
+    reading's confidence `conf` and that score), or a joker under JOKER_READ, as "none": such an outline reads as
+    nothing, so the detector's boxes a blob read so overruled, and the boxes whose tightened outline read so, get
+    their second look (`_second_look`; fresh seed 41207 scene 31: a weapon
     stack's blob read QH at 0.1 kept a whole 5C's box, 0.88, from being read, and the 5C was read 3C through a
     stack walk's short outline)."""
-    sure = (np.asarray(conf) * np.asarray(scores)) ** 0.5
     return [c if sure[i] >= MIN_READ and (c != "JOKER" or conf[i] >= JOKER_READ) else "none"
             for i, c in enumerate(codes)]
 
