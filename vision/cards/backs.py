@@ -11,7 +11,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image, rect_crop
+from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image, index_crop, rect_crop, rotate_corners
 from vision.table import table_distance, table_pixels
 
 TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the table (seed 777: false backs 0.6-2.7
@@ -133,6 +133,15 @@ def paper_share(image: np.ndarray, corners: np.ndarray, least: float = PALE_L) -
     """How much of a card's middle is pale, colourless paper: most of a face (pips, an index), none of a back.
     `least`: the lightness paper has at least in this picture (`paper_lightness`)."""
     return float(_pale(_centre_lab(image, corners), least).mean())
+
+
+def index_paper(image: np.ndarray, outlines: np.ndarray, least: float = PALE_L) -> np.ndarray:
+    """(N,): the larger share of pale paper in each outline's two printed index corners (`index_crop`): a card
+    a hand covers but for an index shows paper there, a hole in a map its cloth."""
+    quads = np.asarray(outlines, np.float32).reshape(-1, 4, 2)
+    shares = [[_pale(cv2.cvtColor(index_crop(image, rotate_corners(q, k)), cv2.COLOR_BGR2LAB).astype(np.float32),
+                     least).mean() for k in (0, 2)] for q in quads]
+    return np.array([max(s) for s in shares], np.float32).reshape(-1)
 
 
 def paper_lightness(image: np.ndarray) -> float:

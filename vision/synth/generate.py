@@ -118,9 +118,10 @@ def crops_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generato
 
 
 def faces_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generator, per_scene: int, jitter: float,
-             size: tuple[int, int] = (FACE_W, FACE_H)) -> tuple[list[np.ndarray], list[int]]:
+             size: tuple[int, int] = (FACE_W, FACE_H), least_shown: float = 0.8) -> tuple[list[np.ndarray], list[int]]:
     """Whole-face crops of `size` (w, h) with labels, each turned by 0 or 180 degrees at random (a face is read
-    whichever way up it lies): a face that shows -> its card, a mostly covered one or a back -> none."""
+    whichever way up it lies): a face that shows `least_shown` of itself or more -> its card, a mostly covered one
+    or a back -> none (faces in between are not cut)."""
     crops, labels = [], []
     for i in rng.permutation(len(truths))[:per_scene]:
         t = truths[i]
@@ -129,7 +130,7 @@ def faces_of(image: np.ndarray, truths: list[CardTruth], rng: np.random.Generato
             continue
         if t.code == "back" or t.visible < 0.35:
             label = NONE_CLASS
-        elif t.visible >= 0.8:
+        elif t.visible >= least_shown:
             label = CROP_CLASSES.index(t.code)
         else:
             continue
@@ -183,7 +184,7 @@ def generate(cfg: dict[str, Any], out: Path, split: str, count: int, seed: int) 
         crops += c
         labels += lab
         c, lab = faces_of(image, truths, rng, cfg.get("faces_per_scene", 20), cfg.get("corner_jitter", 0.015),
-                          tuple(cfg.get("face_size", (FACE_W, FACE_H))))
+                          tuple(cfg.get("face_size", (FACE_W, FACE_H))), cfg.get("face_least_shown", 0.8))
         faces += c
         face_labels += lab
         lines = obb_lines(truths, image.shape[:2], cfg)
