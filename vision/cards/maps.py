@@ -400,7 +400,7 @@ def _covered(holes: list[np.ndarray], image: np.ndarray, table: np.ndarray | Non
     shows, which the whole map's fit cuts by a few pixels (selection seed 4343 scene 0: a 2H 0.28 of which shows
     read as no card through its cell 2-5 px off, 0.99 through its own outline). Only cells whose middle is not the
     table's colour and whose index corners show paper (INDEX_PAPER) are read so. The 40 synthetic sets 384 -> 359
-    errors, all of them maps' cards under hands (`models/cards.md`, session 42)."""
+    errors, all of them maps' cards (`models/cards.md`, session 42)."""
     if not holes:
         return CardDetections()
     quads = np.array(holes, np.float32)
