@@ -297,8 +297,7 @@ def _regrown(image: np.ndarray, grid: Grid, cards: CardDetections) -> tuple[Card
         if not len(cells):
             break
         codes, conf, corners = read_cards(image, cells.astype(np.float32))
-        new = _unique(_face_up(codes, corners, conf, [j for j, c in enumerate(codes)
-                                                       if c not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ]))
+        new = _unique(_face_up(codes, corners, conf, _surely_read(codes, conf, range(len(codes)))))
         if not len(new):
             break
         cards = CardDetections.merge([read, new, _apart(unread, new)])
@@ -378,8 +377,7 @@ def _read_in_grid(image: np.ndarray, grid: Grid, faces: CardDetections, others: 
     faces = _surer(faces, codes[:a], conf[:a], corners[:a], unsure_of)
     sure = (conf[a:b] * unread.confidence[beside_of]) ** 0.5 if beside_of else conf[a:b]  # with the box's score
     rescued, unread = _rescued(unread, codes[a:b], sure, corners[a:b], beside_of, MIN_READ, once=True)
-    in_holes = _face_up(codes, corners, conf, [j for j in range(b, len(codes))
-                                                if codes[j] not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ])
+    in_holes = _face_up(codes, corners, conf, _surely_read(codes, conf, range(b, len(codes))))
     shows = [outlines[j] for j in range(b, len(codes))
              if codes[j] not in ("none", "JOKER") and conf[j] < EMPTY_CELL_READ]
     covered = _covered([outlines[j] for j in range(b, len(codes)) if codes[j] == "none" or conf[j] < EMPTY_CELL_READ],
@@ -410,8 +408,12 @@ def _covered(holes: list[np.ndarray], image: np.ndarray, table: np.ndarray | Non
     if not ways:
         return CardDetections()
     codes, conf, corners = read_cards(image, _best_placed(image, ways))
-    return _face_up(codes, corners, conf, [j for j in range(len(codes))
-                                           if codes[j] not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ])
+    return _face_up(codes, corners, conf, _surely_read(codes, conf, range(len(codes))))
+
+
+def _surely_read(codes: list[str], conf: np.ndarray, among: range) -> list[int]:
+    """Which of the cells `among` read a card (no joker) as surely as EMPTY_CELL_READ."""
+    return [j for j in among if codes[j] not in ("none", "JOKER") and conf[j] >= EMPTY_CELL_READ]
 
 
 def _same_outlines(cards: CardDetections, others: CardDetections) -> np.ndarray:
