@@ -50,6 +50,7 @@ from vision.cards.maps import (
     may_hold_stacks,
     one_deck,
 )
+from vision.cards.outline import snapped
 from vision.cards.readings import (
     MIN_READ,
     PROPOSAL_SCORE,
@@ -162,8 +163,19 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
         cards = CardDetections.merge([_outwalked(cards, late), late])
         cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
     if not in_map:
-        cards = _one_per_place(cards)
+        cards = _on_own_edges(image, _one_per_place(cards))
     return _not_turned_only(_card_sized(image, _reported(_in_deck(image, cards, codes))), turned_only)
+
+
+def _on_own_edges(image: np.ndarray, cards: CardDetections) -> CardDetections:
+    """Off a map, each card's outline with its sides moved onto the card's own edges where they show (`snapped`,
+    each against the others' outlines as read)."""
+    if not len(cards):
+        return cards
+    out = cards[np.arange(len(cards))]
+    for k in range(len(cards)):
+        out.corners[k] = snapped(image, cards.corners[k], np.delete(cards.corners, k, axis=0))
+    return out
 
 
 def _not_card_parts(proposals: np.ndarray, cards: Boxes) -> np.ndarray:
