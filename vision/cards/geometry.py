@@ -258,18 +258,28 @@ def fit_sides(points: np.ndarray, corners: np.ndarray, trim: float = 0.18, band:
             return corners
         vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    out = []
-    for i in range(4):
-        (p, d), (q, e) = lines[i - 1], lines[i]
-        m = np.array([d, -e]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return corners
-        s = np.linalg.solve(m, q - p)
-        out.append(p + s[0] * d)
-    refined = np.array(out, np.float32)
+    refined = sides_meet(lines)
+    if refined is None:
+        return corners
     if np.abs(refined - corners).max() > 0.15 * np.linalg.norm(corners[1] - corners[0]) + 3:
         return corners
     return refined
+
+
+def sides_meet(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """(4, 2): where each of four sides (a point and a direction, in turn round a quad) meets the one before it;
+    None where two of them run parallel."""
+    out = []
+    for i in range(4):
+        (p, d), (q, e) = lines[i - 1], lines[i]
+        d, e = np.asarray(d, np.float64), np.asarray(e, np.float64)
+        d, e = d / max(1e-12, float(np.linalg.norm(d))), e / max(1e-12, float(np.linalg.norm(e)))
+        m = np.array([d, -e]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        s = np.linalg.solve(m, np.asarray(q, np.float64) - np.asarray(p, np.float64))
+        out.append(p + s[0] * d)
+    return np.array(out, np.float32)
 
 
 TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}  # clockwise degrees

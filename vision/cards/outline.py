@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.geometry import points_in_quads, portrait_corners
+from vision.cards.geometry import points_in_quads, portrait_corners, sides_meet
 
 GROW = 1.2
 ASPECT = (1.22, 1.62)  # long / short side of a card seen at up to ~45 degrees, with slack
@@ -123,8 +123,8 @@ def snapped(image: np.ndarray, quad: np.ndarray, others: np.ndarray | None = Non
         if reach >= SNAP_STEP + 2 and len(where) >= SNAP_LEAST:
             shift = _edge_shift(grey, a - origin, along, normal, reach, where)
         lines.append((a + (shift if abs(shift) >= SNAP_LEAST_SHIFT * other else 0.0) * normal, along))
-    corners = np.array([_crossing(lines[i - 1], lines[i]) for i in range(4)], np.float32)
-    if not np.isfinite(corners).all():
+    corners = sides_meet(lines)
+    if corners is None:
         return q
     w, h = (float(np.linalg.norm(corners[1] - corners[0])), float(np.linalg.norm(corners[2] - corners[1])))
     if min(w, h) < 1 or not ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1]:
@@ -182,13 +182,3 @@ def _median_seen(values: np.ndarray) -> np.ndarray:
     cols = np.arange(values.shape[1])
     low, high = ordered[np.maximum(seen - 1, 0) // 2, cols], ordered[seen // 2, cols]  # a column lacks one at least
     return np.where(seen > 0, (low + high) / 2, -np.inf).astype(np.float32)
-
-
-def _crossing(first: tuple[np.ndarray, np.ndarray], second: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """Where two lines (a point and a direction) cross."""
-    (p, d), (r, e) = first, second
-    m = np.array([[d[0], -e[0]], [d[1], -e[1]]], np.float64)
-    if abs(np.linalg.det(m)) < 1e-9:
-        return np.array([np.nan, np.nan])
-    s = np.linalg.solve(m, (r - p).astype(np.float64))
-    return p + s[0] * d
