@@ -3,6 +3,7 @@ of a card on or under another lies off lengthwise, and the paper blob of two car
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,20 @@ def _scene(quads: list[np.ndarray], table: tuple[int, int, int] = TABLE, code: s
 
 def _worst(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b), axis=1).max())
+
+
+def test_the_median_of_what_is_seen_is_numpys_nanmedian() -> None:
+    """Samples beyond the picture's edge are NaN; each offset's median is taken over the rest, -inf over none."""
+    from vision.cards.outline import _median_seen
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        values = rng.normal(size=(int(rng.integers(1, 14)), int(rng.integers(1, 20)))).astype(np.float32)
+        values[rng.random(values.shape) < rng.random()] = np.nan
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # numpy warns of a column all NaN
+            expected = np.nanmedian(values, axis=0)
+        assert np.allclose(_median_seen(values), np.where(np.isnan(expected), -np.inf, expected))
 
 
 def test_a_box_lying_off_lengthwise_is_moved_onto_the_cards_edges() -> None:

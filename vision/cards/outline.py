@@ -180,5 +180,5 @@ def _median_seen(values: np.ndarray) -> np.ndarray:
         return np.median(values, axis=0).astype(np.float32)
     ordered = np.sort(values, axis=0)  # NaN last
     cols = np.arange(values.shape[1])
-    low, high = ordered[np.maximum(seen - 1, 0) // 2, cols], ordered[seen // 2, cols]  # a column lacks one at least
+    low, high = ordered[np.maximum(seen - 1, 0) // 2, cols], ordered[seen // 2, cols]
     return np.where(seen > 0, (low + high) / 2, -np.inf).astype(np.float32)
