@@ -163,13 +163,17 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
         cards = CardDetections.merge([_outwalked(cards, late), late])
         cards = _code_once(_not_squeezed(_not_own_corners(cards)))  # the late readings may repeat one
     if not in_map:
-        cards = _on_own_edges(image, _one_per_place(cards))
+        cards = _one_per_place(cards)
+    if stacks:
+        cards = _on_own_edges(image, cards)
     return _not_turned_only(_card_sized(image, _reported(_in_deck(image, cards, codes))), turned_only)
 
 
 def _on_own_edges(image: np.ndarray, cards: CardDetections) -> CardDetections:
-    """Off a map, each card's outline with its sides moved onto the card's own edges where they show (`snapped`,
-    each against the others' outlines as read)."""
+    """Where the faces make no mosaic (`may_hold_stacks`), each card's outline with its sides moved onto the card's
+    own edges where they show (`snapped`, each against the others' outlines as read). A small map's cards keep
+    their grid's outlines: moved, two rim cards' edges in the map's graph changed (40 synthetic sets: layouts
+    84.7% -> 84.6%, the cards alike)."""
     if not len(cards):
         return cards
     out = cards[np.arange(len(cards))]

@@ -7,6 +7,7 @@ import numpy as np
 
 from vision.cards.detect import Boxes
 from vision.cards.geometry import (
+    CARD_ASPECT,
     aspect,
     card_shape_off,
     card_shapes,
@@ -25,7 +26,16 @@ from vision.cards.geometry import (
 from vision.cards.identity import SURE_READING, read_cards
 from vision.cards.labels import CARD_CODES, UNREAD
 from vision.cards.outline import paper_rect
-from vision.cards.readings import MIN_CONFIDENCE, SHAPE_OFF, _card_size, _face_up, _in_image, _scaled, _unique
+from vision.cards.readings import (
+    MIN_CONFIDENCE,
+    SHAPE_OFF,
+    _card_size,
+    _covered_share,
+    _face_up,
+    _in_image,
+    _scaled,
+    _unique,
+)
 from vision.cards.stacks import _at_own_index
 from vision.detections import CardDetections
 
@@ -40,6 +50,8 @@ NARROW_WIDE = 1.12  # off a map, a face outlined this much wider than the pictur
 RUN_ON_SHORT = 0.85  # an unsure outline whose side is this much shorter than the picture's cards' is part of one
 RUN_ON_LONG = 0.8  # and inside the picture it runs at least this much of a card's length (`_read_running_on`)
 RUN_ON_PAPER = 2.0  # its paper's rectangle up to this much larger than its box is what shows of it
+BY_INDEX_SHORT = 0.85  # an outline read through an index box shorter than this share of a card is its visible part
+BY_INDEX_UNDER = 0.3  # and the card runs on where this much of the rest lies under other cards
 BY_INDEX_OVERLAP = 0.2  # a card an index box lays off overlaps the box it names this much (`_read_by_index`)
 BY_INDEX_UNSURE = 0.5  # off a map, a face read less surely than this is read again through its index boxes too
 # (`_read_by_index`, needing TURNED_READ; session 23, real tune half: a jack read KS at 0.43 and a KS read KD at
@@ -141,15 +153,19 @@ def _read_running_on(image: np.ndarray, cards: CardDetections) -> CardDetections
 
 
 def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> CardDetections:
-    """The cards, each unread or unsure (BY_INDEX_UNSURE) one read again through the card each index box inside
-    it implies, the box taken either way up and on either side (`outline_from_index`): a partly covered card's
-    box holds its visible printed index, which its own corners miss. A reading as sure as TURNED_READ names the
-    card; its outline stays its box. Real tune half: 2 tens read right, none lost; the synthetic selection sets
-    unchanged. Since session 15 each box is also turned by INDEX_TURNS and taken from the card's box grown by
-    INDEX_REACH: 3 more cards (a ten on white paper, an ace and a king cut by the frame), none lost, the selection
-    sets unchanged. Since session 29 a box lying at a printed index of another card read surely (`_at_own_index`)
-    is left to that card: real tune IMG_2624 shrunk to 0.7 read an unsure queen as the 9H beside it through the
-    nine's own index, and the whole nine was then dropped as its code read twice."""
+    """The cards, each unread or unsure (BY_INDEX_UNSURE) one read again through the card each index box inside it
+    implies, the box taken either way up and on either side (`outline_from_index`): a partly covered card's box
+    holds its visible printed index, which its own corners miss. A reading as sure as TURNED_READ names the card;
+    its outline stays its box, but for a box shorter than a card (BY_INDEX_SHORT) whose card would run on under
+    other cards (BY_INDEX_UNDER: a weapon stack's card outlined by the part the cards on it leave, `_run_on`), which
+    reports that whole card, as the stack walks then measure their steps from it (session 43, selection seed 7002
+    scene 13: a weapon 8D outlined by its strip, and the 9S and JC between it and the top card then found). Real
+    tune half: 2 tens read right, none lost; the synthetic selection sets unchanged. Since session 15 each box is
+    also turned by INDEX_TURNS and taken from the card's box grown by INDEX_REACH: 3 more cards (a ten on white
+    paper, an ace and a king cut by the frame), none lost, the selection sets unchanged. Since session 29 a box
+    lying at a printed index of another card read surely (`_at_own_index`) is left to that card: real tune IMG_2624
+    shrunk to 0.7 read an unsure queen as the 9H beside it through the nine's own index, and the whole nine was then
+    dropped as its code read twice."""
     asked = [k for k, c in enumerate(cards.codes)
              if c == UNREAD or (c != "back" and cards.confidence[k] < BY_INDEX_UNSURE)]
     if not asked or not len(indices.quads):
@@ -170,6 +186,9 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
                                              cards.corners[owner])
     out = _surer_readings(cards, owner, codes, conf, corners,
                           {k: portrait_corners(cards.corners[k]) for k in asked}, TURNED_READ)
+    for k in asked:  # a box shorter than a card read through an index holds its visible part: the card runs on
+        if out.codes[k] != cards.codes[k] and out.codes[k] in CARD_CODES:
+            out.corners[k] = _run_on(out.corners[k], np.delete(out.corners, k, axis=0))
     read: dict[int, tuple[np.ndarray, list[str], np.ndarray, np.ndarray]] = {}  # the unread cards' readings
     start = 0
     for j, k in enumerate(asked):
@@ -178,6 +197,19 @@ def _read_by_index(image: np.ndarray, cards: CardDetections, indices: Boxes) -> 
             read[k] = (indices.quads[inside[:, j]], codes[start:end], conf[start:end], corners[start:end])
         start = end
     return _by_two_indices(out, read)
+
+
+def _run_on(outline: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The whole card an outline started at its printed top-left is the top of, where it is shorter than a card
+    (BY_INDEX_SHORT of its length) and the rest of that card lies under the `others` (BY_INDEX_UNDER): a weapon
+    stack's card, outlined by the part of it the cards laid on it leave. A card under a book keeps the box of
+    what shows (real tune IMG_2536: a king half under a book)."""
+    top, side = mean_sides(outline)
+    if side >= BY_INDEX_SHORT * CARD_ASPECT * top or not len(others):
+        return outline
+    card = cards_at_top(outline, top)[0].astype(np.float32)
+    rest = np.array([outline[3], outline[2], card[2], card[3]], np.float32)
+    return card if _covered_share(rest, list(others)) >= BY_INDEX_UNDER else outline
 
 
 def _index_ways(quads: np.ndarray) -> list[np.ndarray]:
