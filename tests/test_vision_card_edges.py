@@ -1,5 +1,6 @@
-"""Off a map, each card's outline is moved onto the card's own edges where they show (`snapped`): a detector box
-of a card on or under another lies off lengthwise, and the paper blob of two cards is no card's shape."""
+"""Where the faces make no mosaic, each card's outline is moved onto the card's own edges where they show
+(`snapped`): a detector box of a card on or under another lies off lengthwise, and the paper blob of two cards is
+no card's shape."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ gives a rectangle; it replaces the box only when it is card-shaped (63:88 within
 box's size, so touching cards that merge into one blob, or a card on a light table, keep the box.
 `paper_rect` takes the blob whatever its shape, for cards read unsurely through their box.
 `snapped` moves each side of a finished outline onto the card's edge where paper meets a darker table, for
-cards on or under others whose blob is two cards' (off a map, at the end of `predict`).
+cards on or under others whose blob is two cards' (at the end of `predict`, where the faces make no mosaic).
 """
 
 from __future__ import annotations
