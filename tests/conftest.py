@@ -30,3 +30,11 @@ def tile_board() -> Callable[[str, int], Any]:
     from vision.tiles.evaluate import EvalConfig, board_tally
 
     return lambda name, index: board_tally(EvalConfig.from_yaml(TILE_SETS / f"{name}.yaml"), index)
+
+
+@pytest.fixture
+def tile_picture() -> Callable[[str, int], Any]:
+    """(set name, board index) -> that board's picture (`draw_scene`), for tests of a step before the reading."""
+    from vision.tiles.evaluate import EvalConfig, draw_scene
+
+    return lambda name, index: draw_scene(EvalConfig.from_yaml(TILE_SETS / f"{name}.yaml"), index)[0].image

@@ -21,7 +21,7 @@ import numpy as np
 from vision.table import border_mask
 from vision.tiles.board_mask import _board_mask, _close_channels, _fill_holes, _hands, pixels
 from vision.tiles.combs import _best_comb, _rectifiers
-from vision.tiles.lone_tile import SQUARISH, STRIP_MOST, _inner_borders, _single_tile, _strip_tiles
+from vision.tiles.lone_tile import SQUARISH, STRIP_MOST, _inner_borders, _single_tile, _strip_tiles, strip_counts
 from vision.tiles.outline_fit import (
     REFIT_SHARE,
     SLOP,
@@ -51,6 +51,12 @@ FINER_EXTRA = 0.08
 # that grid is taken (true grids: at most 0.09 on the tuning sets; a pastel 8-tile board read at 3 x: 0.20)
 THIRD_EXTRA = 0.14
 FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
+# a squarish outline read as one tile may be the combs' grid of at most this many cells (`_splits`), their middles
+# at most SPLIT_INSIDE of the outline's side beyond it and their rows and columns spanning SPLIT_AREA of it
+SPLIT_MOST = 9
+SPLIT_INSIDE = 0.1
+SPLIT_AREA = (0.75, 1.3)
+HALVED_MOST = 4  # cells of a grid the combs find at most, for the grid at half its pitch to be another reading
 
 
 @dataclass
@@ -63,6 +69,10 @@ class Grid:
     table_cut: float = 12.0  # table_distance beyond which a pixel is unlike the table
     under_arm: frozenset[Cell] = frozenset()  # cells whose middle an arm mostly covers: no tile is read there
     by_arm: frozenset[Cell] = frozenset()  # cells an arm, its rim or shadow touches at all: read from what is left
+    # other grids the picture allows (a squarish outline split into a few tiles, a strip counted otherwise, a small
+    # grid at half its pitch): the reading may take one instead (`pipeline._read_as`: whose cells read more like
+    # the catalog's tiles)
+    others: tuple[Grid, ...] = ()
 
     def corners(self, cell: Cell) -> np.ndarray:
         """TL TR BR BL of a cell in image px."""
@@ -88,6 +98,13 @@ def find_grid(image: np.ndarray) -> Grid | None:
     if board_mask.sum() < 100:
         return None
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+
+    def grid_of(found: tuple[np.ndarray, list[Cell]], others: list[tuple[np.ndarray, list[Cell]]]) -> Grid:
+        """A grid (working px -> board units, its cells) in picture px, with the others the reading may take."""
+        (to_board, cells), also = found, tuple(grid_of(o, []) for o in others)
+        return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
+                    _touched(arm, to_board), also)
+
     quad = _single_tile(board_mask, STRIP_MOST)
     if quad is not None:
         unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
@@ -96,13 +113,41 @@ def find_grid(image: np.ndarray) -> Grid | None:
         aspect = float((sides[0] + sides[2]) / (sides[1] + sides[3]))
         # a compact board fills a squarish outline too: tile borders inside it tell the two apart; a long
         # outline is a strip of tiles one tile wide
-        nx, ny = _inner_borders(grey, to_unit) if max(aspect, 1 / aspect) <= SQUARISH else _strip_tiles(
-            grey, to_unit, aspect, open_mask)
-        to_board, _ = _fit_outline(np.diag([nx, ny, 1.0]) @ to_unit, _outline_points(board_mask))
-        cells = [(0, 0)] if (nx, ny) == (1, 1) else _occupied(raw_mask, to_board)
+        squarish = max(aspect, 1 / aspect) <= SQUARISH
+        nx, ny = _inner_borders(grey, to_unit) if squarish else _strip_tiles(grey, to_unit, aspect, open_mask)
+        outline = _outline_points(board_mask)
+
+        def counted(n: tuple[int, int]) -> tuple[np.ndarray, list[Cell]]:
+            to_board, _ = _fit_outline(np.diag([n[0], n[1], 1.0]) @ to_unit, outline)
+            return to_board, [(0, 0)] if n == (1, 1) else _occupied(raw_mask, to_board)
+
+        to_board, cells = counted((nx, ny))
         if cells:
-            return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut,
-                        _under_arm(skin, to_board), _touched(arm, to_board))
+            if (nx, ny) == (1, 1):
+                # a few tiles in strong perspective can look as squarish as one, their seams no stronger than a
+                # tile's art: the combs' grid, where it splits the outline into tiles
+                searched = _searched(grey, board_mask, raw_mask, arm)
+                others = [searched[:2]] if searched is not None and _splits(to_unit, *searched[:2]) else []
+            elif not squarish:
+                # a strip's seams and gaps may mislead its count (roads along tiles' middles, a gap inside a tile)
+                others = [counted((n, 1) if nx > 1 else (1, n)) for n in strip_counts(aspect) if n != max(nx, ny)]
+            else:
+                others = []
+            return grid_of((to_board, cells), [o for o in others if o[1]])
+    searched = _searched(grey, board_mask, raw_mask, arm)
+    if searched is None:
+        return None
+    to_board, cells, halved = searched
+    # a small grid may be at twice the tiles' pitch (tiles laid a little apart: the outline fits both)
+    return grid_of((to_board, cells), [halved] if halved is not None else [])
+
+
+def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None
+              ) -> tuple[np.ndarray, list[Cell], tuple[np.ndarray, list[Cell]] | None] | None:
+    """The grid the combs find (working px -> board units) and its occupied cells, checked for a multiple or a
+    fraction of the tiles' pitch, and where it has HALVED_MOST cells at most the grid at half its pitch refitted to
+    the outline with its cells (else None, as where none is occupied); None where no comb fits or no cell is
+    occupied."""
     outline = _outline_points(board_mask, arm)
     rects = _rectifiers(grey, board_mask, arm)
     found = _best_comb(grey, board_mask, rects[0], arm, outline)
@@ -163,8 +208,27 @@ def find_grid(image: np.ndarray) -> Grid | None:
         cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
-    return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
-                _touched(arm, to_board))
+    if len(cells) > HALVED_MOST:
+        return to_board, cells, None
+    finer, _ = _fit_outline(np.diag([2.0, 2.0, 1.0]) @ to_board, outline)
+    finer_cells = _occupied(raw_mask, finer)
+    return to_board, cells, (finer, finer_cells) if finer_cells else None
+
+
+def _splits(to_unit: np.ndarray, to_board: np.ndarray, cells: list[Cell]) -> bool:
+    """Whether a grid (working px -> board units) splits a squarish outline read as one tile (working px -> unit
+    square) into tiles: 2 to SPLIT_MOST cells whose middles lie inside the outline (within SPLIT_INSIDE of its
+    side), their rows and columns spanning SPLIT_AREA of it."""
+    if not 2 <= len(cells) <= SPLIT_MOST:
+        return False
+    ij = np.array(cells, np.float64)
+    to_outline = to_unit @ np.linalg.inv(to_board)
+    middles = cv2.perspectiveTransform((ij + 0.5)[None], to_outline)[0]
+    if (middles < -SPLIT_INSIDE).any() or (middles > 1 + SPLIT_INSIDE).any():
+        return False
+    (x0, y0), (x1, y1) = ij.min(axis=0), ij.max(axis=0) + 1
+    span = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64), to_outline)[0]
+    return SPLIT_AREA[0] <= cv2.contourArea(span.astype(np.float32)) <= SPLIT_AREA[1]
 
 
 def _touched(mask: np.ndarray | None, to_board: np.ndarray) -> frozenset[Cell]:

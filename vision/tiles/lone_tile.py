@@ -100,8 +100,7 @@ def _strip_tiles(grey: np.ndarray, to_unit: np.ndarray, aspect: float, board: np
     through a gap is, where tiles lie apart (a road's edges along a tile's middle are as strong as a seam).
     """
     axis, ratio = (0, aspect) if aspect >= 1 else (1, 1 / aspect)
-    # never empty: a ratio from SQUARISH to STRIP_MOST allows 2 (under 2) up to 4-5 tiles
-    counts = range(max(2, int(np.ceil(ratio / STRIP_SLACK))), min(MAX_INNER, int(ratio * STRIP_SLACK)) + 1)
+    counts = strip_counts(aspect)
     best = counts[0]
     if len(counts) > 1:
         strength = _line_strength(grey, to_unit)
@@ -117,6 +116,13 @@ def _strip_tiles(grey: np.ndarray, to_unit: np.ndarray, aspect: float, board: np
 
         best = max(counts, key=likely)
     return (best, 1) if axis == 0 else (1, best)
+
+
+def strip_counts(aspect: float) -> range:
+    """The tile counts a strip one tile wide whose outline's sides' ratio is `aspect` may hold (perspective): never
+    empty, as a ratio from SQUARISH to STRIP_MOST allows 2 (under 2) up to 4-5 tiles."""
+    ratio = max(aspect, 1 / aspect)
+    return range(max(2, int(np.ceil(ratio / STRIP_SLACK))), min(MAX_INNER, int(ratio * STRIP_SLACK)) + 1)
 
 
 def _single_tile(mask: np.ndarray, most: float = SQUARISH) -> np.ndarray | None:

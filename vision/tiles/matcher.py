@@ -253,11 +253,7 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
     cells = list(features)
     if not cells:
         return {}
-    tiles = [features[cell] for cell in cells]
-    reads = _edge_logliks(tiles) + _onward_logliks(tiles)  # (T, 4, 3)
-    own = np.stack([_scores(features[cell], reads[k], feet.get(cell, [])) for k, cell in enumerate(cells)])  # (T, H)
-    table = _table()
-    own += _twin_lift(_greyer(tiles, table), table)
+    reads, own = _own(features, feet)
     index = {cell: k for k, cell in enumerate(cells)}
     # across[t, e]: the tile sharing edge e of tile t, or -1
     across = np.full((len(cells), 4), -1)
@@ -277,6 +273,23 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
         scores = base + _edge_scores(heard)
     chosen = within_counts(scores, np.array([cell not in uncounted for cell in cells]))
     return {cell: _reading(scores[k], chosen[k]) for cell, k in index.items()}
+
+
+def _own(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[float, float]]]
+         ) -> tuple[np.ndarray, np.ndarray]:
+    """Each tile's edge-kind log-likelihoods (T, 4, 3) and every hypothesis's log-score from the tile's own evidence
+    (T, H): edges, shape, shields, the meeples on it; nothing its neighbours say."""
+    tiles = list(features.values())
+    reads = _edge_logliks(tiles) + _onward_logliks(tiles)
+    own = np.stack([_scores(f, reads[k], feet.get(cell, [])) for k, (cell, f) in enumerate(features.items())])
+    table = _table()
+    return reads, own + _twin_lift(_greyer(tiles, table), table)
+
+
+def catalog_fit(features: dict[Cell, TileFeatures]) -> np.ndarray:
+    """(T,) each tile's best hypothesis's own log-score: how much like some catalog tile, at some rotation, what a
+    cell shows reads. A cell spanning two tiles, or half of one, reads like none (`pipeline._read_as`)."""
+    return _own(features, {})[1].max(axis=1)
 
 
 def within_counts(scores: np.ndarray, counted: np.ndarray | None = None) -> np.ndarray:
@@ -429,4 +442,4 @@ def _reading(scores: np.ndarray, chosen: int) -> Reading:
     return Reading(letter, rotation, float(probs[chosen]))  # hypotheses hold canonical rotations only
 
 
-__all__ = ["Reading", "match_board", "expectations", "edge_models", "truth_masks", "MONASTERY_HALF"]
+__all__ = ["Reading", "match_board", "catalog_fit", "expectations", "edge_models", "truth_masks", "MONASTERY_HALF"]

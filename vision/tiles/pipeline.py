@@ -18,7 +18,7 @@ from vision.table import table_distance
 from vision.tiles import verifier
 from vision.tiles.catalog import TILES
 from vision.tiles.grid import Grid, find_grid
-from vision.tiles.matcher import Reading, match_board
+from vision.tiles.matcher import Reading, catalog_fit, match_board
 from vision.tiles.meeples import (
     CANDIDATE_DISTANCES,
     Blob,
@@ -53,6 +53,10 @@ CORNER = 0.1
 # rectified px (PATCH 48) of a shield's blue patch at least, where a shield alone shows a tile: a painted shield covers
 # 25 px or more; the colour fringe where dark table meets a tile's side, 9-21 (tune-clear seeds 1000000-1000359)
 SHIELD_PX = 16
+# mean log-fit by which the cells of another grid the picture allows must read more like catalog tiles than the
+# grid's own (`_read_as`; session 44, the small tuning sets and 18 lone tuning tiles whose combs split them: other
+# grids of true boards read 0.7 to 26 worse, and the true grid among the others 4.4 to 21 better)
+OTHER_FIT = 3.0
 ROOF_AREA = 0.029  # tiles squared: a figure on a monastery this small may be the roof's paint (`_not_roofs`; chosen
 # on the tuning sets between a roof's blob of 0.028 and a red meeple's of 0.0295, both scored under the verifier's bar)
 
@@ -66,6 +70,7 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
     grid = find_grid(image)
     if grid is None:
         return {"tiles": [], "meeples": []}
+    grid = _read_as(image, grid)
     readings, meeples, cells = read_board(image, grid, calibration or Calibration())
     if not cells:
         return {"tiles": [], "meeples": []}
@@ -79,25 +84,16 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     `trace`, when given, receives the rectified board, the image -> board px homography and the meeple
     candidates, which is what training the meeple verifier needs.
     """
-    # one ring of cells beyond the grid's candidates: a tile coloured like the table may sit there
-    xs = [c[0] for c in grid.cells]
-    ys = [c[1] for c in grid.cells]
-    x0, y0 = min(xs) - 1, min(ys) - 1
-    nx, ny = max(xs) - x0 + 2, max(ys) - y0 + 2
-    if nx + ny - 4 > 2 * GAME_TILES:
+    rectified = _rectified(image, grid)
+    if rectified is None:
         return {}, [], []
-    to_patch = np.array([[PATCH, 0, -x0 * PATCH], [0, PATCH, -y0 * PATCH], [0, 0, 1]]) @ grid.to_board
+    board, seen, to_patch, warp, (x0, y0) = rectified
     if trace is not None:
         trace["to_patch"] = to_patch
-    source, to_patch = _prefiltered(image, to_patch)
-    board = cv2.warpPerspective(source, to_patch, (nx * PATCH, ny * PATCH), flags=cv2.INTER_LINEAR)
-    seen = cv2.warpPerspective(np.full(source.shape[:2], 255, np.uint8), to_patch, (nx * PATCH, ny * PATCH)) > 0
-    lead = green_lead(board)
-    inside = np.zeros(board.shape[:2], bool)
-    for i, j in grid.cells:
-        inside[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
-    not_field = lead <= field_threshold(lead[inside][::7])
+    to_patch = warp  # the figures' feet are taken back through the warp the board was drawn with
+    not_field = _not_field(board, grid, x0, y0)
     blue = blue_mask(board)
+    ny, nx = board.shape[0] // PATCH, board.shape[1] // PATCH
     box = [(i, j) for j in range(y0, y0 + ny) for i in range(x0, x0 + nx)]
     lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
     unlike_table = table_distance(lab, grid.table_lab) > grid.table_cut
@@ -316,6 +312,59 @@ def _largest_patch(mask: np.ndarray, x: int, y: int, side: int) -> int:
     """Pixels of the largest 8-connected patch of `mask` in a square of it."""
     n, _, stats = labelled(mask[y:y + side, x:x + side].view(np.uint8))
     return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
+
+
+def _rectified(image: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Cell] | None:
+    """The board warped to PATCH px a cell, with one ring of cells beyond the grid's candidates (a tile coloured
+    like the table may sit there), what of it the picture shows, image px -> board px, the warp it was drawn with
+    (from the picture shrunk first where tiles are large: `_prefiltered`), and the ring's top-left cell; None where
+    the candidates span more cells than any board (a broken grid)."""
+    xs = [c[0] for c in grid.cells]
+    ys = [c[1] for c in grid.cells]
+    x0, y0 = min(xs) - 1, min(ys) - 1
+    nx, ny = max(xs) - x0 + 2, max(ys) - y0 + 2
+    if nx + ny - 4 > 2 * GAME_TILES:
+        return None
+    to_patch = np.array([[PATCH, 0, -x0 * PATCH], [0, PATCH, -y0 * PATCH], [0, 0, 1]]) @ grid.to_board
+    source, warp = _prefiltered(image, to_patch)
+    board = cv2.warpPerspective(source, warp, (nx * PATCH, ny * PATCH), flags=cv2.INTER_LINEAR)
+    seen = cv2.warpPerspective(np.full(source.shape[:2], 255, np.uint8), warp, (nx * PATCH, ny * PATCH)) > 0
+    return board, seen, to_patch, warp, (x0, y0)
+
+
+def _not_field(board: np.ndarray, grid: Grid, x0: int, y0: int) -> np.ndarray:
+    """What is no field on the rectified board, at the split its candidate cells' green lead gives."""
+    lead = green_lead(board)
+    inside = np.zeros(board.shape[:2], bool)
+    for i, j in grid.cells:
+        inside[(j - y0) * PATCH:(j - y0 + 1) * PATCH, (i - x0) * PATCH:(i - x0 + 1) * PATCH] = True
+    return lead <= field_threshold(lead[inside][::7])
+
+
+def _read_as(image: np.ndarray, grid: Grid) -> Grid:
+    """The grid, or the other grid the picture allows (`Grid.others`) whose cells read most like catalog tiles
+    (`matcher.catalog_fit`, the mean over cells), where they do by OTHER_FIT more than the grid's own.
+
+    A few tiles in strong perspective can look as squarish as one, a strip's seams and gaps can mislead its count,
+    and a small grid at twice the tiles' pitch fits their outline as well: read through a cell spanning two tiles,
+    or half of one, the art is like no tile, and read through the tiles as they lie, each is one (session 44)."""
+    if not grid.others:
+        return grid
+    fits = [_fit(image, other) for other in grid.others]
+    best = int(np.argmax(fits))
+    return grid.others[best] if fits[best] >= _fit(image, grid) + OTHER_FIT else grid
+
+
+def _fit(image: np.ndarray, grid: Grid) -> float:
+    """The mean over the grid's candidate cells of how much like a catalog tile each reads (`catalog_fit`)."""
+    rectified = _rectified(image, grid)
+    if rectified is None:
+        return -np.inf
+    board, seen, _, _, (x0, y0) = rectified
+    origins = [((i - x0) * PATCH, (j - y0) * PATCH) for i, j in grid.cells]
+    features = read_tiles(_not_field(board, grid, x0, y0), blue_mask(board), seen, origins, blue_lead(board),
+                          cv2.cvtColor(board, cv2.COLOR_BGR2LAB)[..., 2])
+    return float(np.mean(catalog_fit(dict(zip(grid.cells, features, strict=True)))))
 
 
 def _prefiltered(image: np.ndarray, to_patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
