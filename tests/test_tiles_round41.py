@@ -1,8 +1,9 @@
 """Forty-first round (issue 7, session 44): small boards read as one tile. A domino or a U of five tiles in strong
 perspective can look as squarish as one tile, their seams no stronger than a tile's own art, and the lone-tile path
-took them for one. The combs' grid that splits such an outline into a few tiles is kept beside it (`Grid.split`), and
+took them for one. The combs' grid that splits such an outline into a few tiles is kept beside it (`Grid.others`), and
 the reading chooses (`pipeline._read_as`): read as one tile, what the cell shows is like no catalog tile; read as the
-tiles they are, each is one (`matcher.catalog_fit`). A lone tile whose combs split it stays one tile."""
+tiles they are, each is one (`matcher.catalog_fit`). A lone tile whose combs split it stays one tile. And a grid the
+combs find at a fraction of the pitch, with far more cells than a game has tiles, offers every pitch they guessed."""
 
 from __future__ import annotations
 
@@ -38,3 +39,14 @@ def test_a_lone_tile_the_combs_split_stays_one(tile_picture: Callable[[str, int]
     assert len(grid.others) == 1 and len(grid.others[0].cells) == 2
     assert _fit(image, grid.others[0]) < _fit(image, grid) + OTHER_FIT
     assert _read_as(image, grid) is grid
+
+
+@pytest.mark.parametrize(("name", "index", "tiles", "right"), [("tune-small2", 33, 3, 3), ("tune-small3", 103, 12, 11)])
+def test_a_comb_at_a_fraction_of_the_pitch_gives_way(tile_board: Callable[[str, int], Tally], name: str, index: int,
+                                                    tiles: int, right: int) -> None:
+    """Combs at a fraction of the tiles' pitch held 269 and 127 candidate cells (an L of three flat tiles, one of them
+    as tan as the wooden table; twelve classic tiles), read as 271 and 115 extra tiles: far more cells than a game has
+    tiles is no board, and the pitch the combs also guessed whose cells read as tiles is taken."""
+    tally = tile_board(name, index)
+    assert tally.tiles == tiles
+    assert tally.tiles_right == right and tally.tiles_extra == 0 and tally.tiles_missed == 0

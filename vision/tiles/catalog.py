@@ -22,8 +22,10 @@ from engine.carcassonne.tiles import (
 
 __all__ = [
     "DIRECTIONS", "OPPOSITE", "ROTATIONS", "STEP", "TILES", "TileType", "canonical_rotation",
-    "distinct_rotations", "full_bag", "rotate_edge", "hypotheses", "same_part",
+    "distinct_rotations", "full_bag", "rotate_edge", "hypotheses", "same_part", "GAME_TILES",
 ]
+
+GAME_TILES = sum(t.count for t in TILES.values())  # the tiles of one game: no board holds more
 
 
 @cache

@@ -23,27 +23,36 @@ def _best_comb(grey: np.ndarray, board_mask: np.ndarray, rect: np.ndarray, arm: 
     rectifies it, the share of the outline that fits it, and its score (the share beyond chance, and among
     equal fits the larger pitch: rectifications compare by it). `square`: square combs are tried too
     (`_square_combs`)."""
-    to_canvas, canvas_size = _fit_canvas(rect, board_mask)
-    canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
-    fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
-    ignore = None if arm is None else cv2.warpPerspective(arm.astype(np.uint8), to_canvas, canvas_size,
-                                                          flags=cv2.INTER_NEAREST) > 0
     best: tuple[float, np.ndarray] | None = None
-    guesses, doubled = _pitch_candidates(canvas, fg, ignore, square)
-    if doubled:
-        # of twice the best guess's pitch only the phase the outline fits best as it stands is refined
-        guesses.append(max(doubled, key=lambda c: _fit_outline(_comb(c) @ to_canvas, outline, 0, 1500)[1]))
-    for px, ox, py, oy in guesses:
-        fitted, inliers = _fit_outline(_comb((px, ox, py, oy)) @ to_canvas, outline, rounds=5, sample=1500)
-        # inliers beyond chance (a fine comb catches stray points), and among equal fits the larger
-        # pitch (a half pitch fits the same outline just as well)
-        chance = min(0.9, 2 * max(2.0 / min(px, py), SLOP))
-        score = (inliers - chance) / (1 - chance) + 0.05 * np.log(min(px, py))
+    for score, fitted in _comb_fits(grey, board_mask, rect, arm, outline, square):
         if best is None or score > best[0]:
             best = (score, fitted)
     if best is None:
         return None
     return (*_fit_outline(best[1], outline), best[0])
+
+
+def _comb_fits(grey: np.ndarray, board_mask: np.ndarray, rect: np.ndarray, arm: np.ndarray | None,
+               outline: np.ndarray, square: bool = False) -> list[tuple[float, np.ndarray]]:
+    """Each pitch candidate on the board as `rect` rectifies it, fitted to the outline (picture -> board units), with
+    its score (`_best_comb`), in the order tried."""
+    to_canvas, canvas_size = _fit_canvas(rect, board_mask)
+    canvas = cv2.warpPerspective(grey, to_canvas, canvas_size, flags=cv2.INTER_LINEAR)
+    fg = cv2.warpPerspective(board_mask.astype(np.uint8), to_canvas, canvas_size, flags=cv2.INTER_NEAREST)
+    ignore = None if arm is None else cv2.warpPerspective(arm.astype(np.uint8), to_canvas, canvas_size,
+                                                          flags=cv2.INTER_NEAREST) > 0
+    guesses, doubled = _pitch_candidates(canvas, fg, ignore, square)
+    if doubled:
+        # of twice the best guess's pitch only the phase the outline fits best as it stands is refined
+        guesses.append(max(doubled, key=lambda c: _fit_outline(_comb(c) @ to_canvas, outline, 0, 1500)[1]))
+    fits = []
+    for px, ox, py, oy in guesses:
+        fitted, inliers = _fit_outline(_comb((px, ox, py, oy)) @ to_canvas, outline, rounds=5, sample=1500)
+        # inliers beyond chance (a fine comb catches stray points), and among equal fits the larger
+        # pitch (a half pitch fits the same outline just as well)
+        chance = min(0.9, 2 * max(2.0 / min(px, py), SLOP))
+        fits.append(((inliers - chance) / (1 - chance) + 0.05 * np.log(min(px, py)), fitted))
+    return fits
 
 
 def _comb(comb: tuple[float, float, float, float]) -> np.ndarray:

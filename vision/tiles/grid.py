@@ -20,7 +20,8 @@ import numpy as np
 
 from vision.table import border_mask
 from vision.tiles.board_mask import _board_mask, _close_channels, _fill_holes, _hands, pixels
-from vision.tiles.combs import _best_comb, _rectifiers
+from vision.tiles.catalog import GAME_TILES
+from vision.tiles.combs import _best_comb, _comb_fits, _rectifiers
 from vision.tiles.lone_tile import SQUARISH, STRIP_MOST, _inner_borders, _single_tile, _strip_tiles, strip_counts
 from vision.tiles.outline_fit import (
     REFIT_SHARE,
@@ -57,6 +58,10 @@ SPLIT_MOST = 9
 SPLIT_INSIDE = 0.1
 SPLIT_AREA = (0.75, 1.3)
 HALVED_MOST = 4  # cells of a grid the combs find at most, for the grid at half its pitch to be another reading
+# candidate cells, as a share of a game's tiles, beyond which the combs' grid is at a fraction of the pitch and each
+# pitch they guessed is another reading (session 44: true 72-tile tuning boards' candidates, phantom ring cells with
+# them, reach 95 of 785 boards; the small tuning sets' combs at a fraction of the pitch hold 127-269)
+MANY_CELLS = 1.5
 
 
 @dataclass
@@ -70,8 +75,8 @@ class Grid:
     under_arm: frozenset[Cell] = frozenset()  # cells whose middle an arm mostly covers: no tile is read there
     by_arm: frozenset[Cell] = frozenset()  # cells an arm, its rim or shadow touches at all: read from what is left
     # other grids the picture allows (a squarish outline split into a few tiles, a strip counted otherwise, a small
-    # grid at half its pitch): the reading may take one instead (`pipeline._read_as`: whose cells read more like
-    # the catalog's tiles)
+    # grid at half its pitch, the combs' other pitches where a grid holds far more cells than a game's tiles): the
+    # reading may take one instead (`pipeline._read_as`: whose cells read more like the catalog's tiles)
     others: tuple[Grid, ...] = ()
 
     def corners(self, cell: Cell) -> np.ndarray:
@@ -137,17 +142,18 @@ def find_grid(image: np.ndarray) -> Grid | None:
     searched = _searched(grey, board_mask, raw_mask, arm)
     if searched is None:
         return None
-    to_board, cells, halved = searched
-    # a small grid may be at twice the tiles' pitch (tiles laid a little apart: the outline fits both)
-    return grid_of((to_board, cells), [halved] if halved is not None else [])
+    to_board, cells, others = searched
+    return grid_of((to_board, cells), others)
 
 
 def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None
-              ) -> tuple[np.ndarray, list[Cell], tuple[np.ndarray, list[Cell]] | None] | None:
+              ) -> tuple[np.ndarray, list[Cell], list[tuple[np.ndarray, list[Cell]]]] | None:
     """The grid the combs find (working px -> board units) and its occupied cells, checked for a multiple or a
-    fraction of the tiles' pitch, and where it has HALVED_MOST cells at most the grid at half its pitch refitted to
-    the outline with its cells (else None, as where none is occupied); None where no comb fits or no cell is
-    occupied."""
+    fraction of the tiles' pitch, and the other grids (with their cells) the reading may take: where it has
+    HALVED_MOST cells at most, the grid at half its pitch refitted to the outline (tiles laid a little apart fit a
+    grid at twice their pitch as well); where it has MANY_CELLS times a game's tiles or more, every pitch the combs
+    guessed.
+    None where no comb fits or no cell is occupied."""
     outline = _outline_points(board_mask, arm)
     rects = _rectifiers(grey, board_mask, arm)
     found = _best_comb(grey, board_mask, rects[0], arm, outline)
@@ -208,11 +214,17 @@ def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, ar
         cells = _occupied(raw_mask, to_board)
     if not cells:
         return None
+    if len(cells) > MANY_CELLS * GAME_TILES:
+        # far more cells than a game has tiles: no board (a comb at a fraction of the pitch); every pitch the combs
+        # guessed, on each rectification, is another reading (`_comb_fits`), each fitted as the best one is
+        fits = [_fit_outline(fitted, outline)[0] for rect in rects for _, fitted in _comb_fits(
+            grey, board_mask, rect, arm, outline)]
+        return to_board, cells, [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
     if len(cells) > HALVED_MOST:
-        return to_board, cells, None
+        return to_board, cells, []
     finer, _ = _fit_outline(np.diag([2.0, 2.0, 1.0]) @ to_board, outline)
     finer_cells = _occupied(raw_mask, finer)
-    return to_board, cells, (finer, finer_cells) if finer_cells else None
+    return to_board, cells, [(finer, finer_cells)] if finer_cells else []
 
 
 def _splits(to_unit: np.ndarray, to_board: np.ndarray, cells: list[Cell]) -> bool:

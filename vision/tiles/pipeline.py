@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.table import table_distance
 from vision.tiles import verifier
-from vision.tiles.catalog import TILES
+from vision.tiles.catalog import GAME_TILES, TILES
 from vision.tiles.grid import Grid, find_grid
 from vision.tiles.matcher import Reading, catalog_fit, match_board
 from vision.tiles.meeples import (
@@ -42,8 +42,8 @@ TABLE_EDGE = 0.0
 RIM_BAND = 0.45  # tiles: how far in from the rim a meeple standing over it reaches
 RIM_LIKE = CANDIDATE_DISTANCES[1]  # Lab units (as the candidates measure) from the table: a colour cut again by the rim
 # a board of n tiles spans at most n + 1 cells across and down together; a grid whose candidates span twice the
-# game's tiles (phantom specks may lie a little off the board) is broken, and its thousands of slivers no reading
-GAME_TILES = sum(t.count for t in TILES.values())
+# game's tiles (`GAME_TILES`; phantom specks may lie a little off the board) is broken, and its thousands of slivers
+# no reading
 MEEPLE_BLUE = 0.8  # share of a blue patch under a meeple's blob (and none beyond its rim): the patch is that meeple
 LEGS = 0.3  # share of a figure's height (in the picture) that its legs take, from its lowest row up
 SHIELD_BESIDE = 0.005  # tiles squared: a lopsided part of a shield-blue blob this large is a shield beside the figure
