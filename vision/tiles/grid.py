@@ -151,9 +151,8 @@ def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, ar
     """The grid the combs find (working px -> board units) and its occupied cells, checked for a multiple or a
     fraction of the tiles' pitch, and the other grids (with their cells) the reading may take: where it has
     HALVED_MOST cells at most, the grid at half its pitch refitted to the outline (tiles laid a little apart fit a
-    grid at twice their pitch as well); where it has MANY_CELLS times a game's tiles or more, every pitch the combs
-    guessed.
-    None where no comb fits or no cell is occupied."""
+    grid at twice their pitch as well); where it has more than MANY_CELLS times a game's tiles, every pitch the combs
+    guessed. None where no comb fits or no cell is occupied."""
     outline = _outline_points(board_mask, arm)
     rects = _rectifiers(grey, board_mask, arm)
     found = _best_comb(grey, board_mask, rects[0], arm, outline)
