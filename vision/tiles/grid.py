@@ -132,7 +132,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
                 # a few tiles in strong perspective can look as squarish as one, their seams no stronger than a
                 # tile's art: the combs' grid, where it splits the outline into tiles
                 searched = _searched(grey, board_mask, raw_mask, arm)
-                others = [searched[:2]] if searched is not None and _splits(to_unit, *searched[:2]) else []
+                others = [searched] if searched is not None and _splits(to_unit, *searched) else []
             elif not squarish:
                 # a strip's seams and gaps may mislead its count (roads along tiles' middles, a gap inside a tile)
                 others = [counted((n, 1) if nx > 1 else (1, n)) for n in strip_counts(aspect) if n != max(nx, ny)]
@@ -142,17 +142,13 @@ def find_grid(image: np.ndarray) -> Grid | None:
     searched = _searched(grey, board_mask, raw_mask, arm)
     if searched is None:
         return None
-    to_board, cells, others = searched
-    return grid_of((to_board, cells), others)
+    return grid_of(searched, _offered(grey, board_mask, raw_mask, arm, *searched))
 
 
 def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None
-              ) -> tuple[np.ndarray, list[Cell], list[tuple[np.ndarray, list[Cell]]]] | None:
+              ) -> tuple[np.ndarray, list[Cell]] | None:
     """The grid the combs find (working px -> board units) and its occupied cells, checked for a multiple or a
-    fraction of the tiles' pitch, and the other grids (with their cells) the reading may take: where it has
-    HALVED_MOST cells at most, the grid at half its pitch refitted to the outline (tiles laid a little apart fit a
-    grid at twice their pitch as well); where it has more than MANY_CELLS times a game's tiles, every pitch the combs
-    guessed. None where no comb fits or no cell is occupied."""
+    fraction of the tiles' pitch; None where no comb fits or no cell is occupied."""
     outline = _outline_points(board_mask, arm)
     rects = _rectifiers(grey, board_mask, arm)
     found = _best_comb(grey, board_mask, rects[0], arm, outline)
@@ -211,19 +207,26 @@ def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, ar
             break
         to_board = halved
         cells = _occupied(raw_mask, to_board)
-    if not cells:
-        return None
-    if len(cells) > MANY_CELLS * GAME_TILES:
-        # far more cells than a game has tiles: no board (a comb at a fraction of the pitch); every pitch the combs
-        # guessed, on each rectification, is another reading (`_comb_fits`), each fitted as the best one is
-        fits = [_fit_outline(fitted, outline)[0] for rect in rects for _, fitted in _comb_fits(
-            grey, board_mask, rect, arm, outline)]
-        return to_board, cells, [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
-    if len(cells) > HALVED_MOST:
-        return to_board, cells, []
-    finer, _ = _fit_outline(np.diag([2.0, 2.0, 1.0]) @ to_board, outline)
-    finer_cells = _occupied(raw_mask, finer)
-    return to_board, cells, [(finer, finer_cells)] if finer_cells else []
+    return (to_board, cells) if cells else None
+
+
+def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None,
+             to_board: np.ndarray, cells: list[Cell]) -> list[tuple[np.ndarray, list[Cell]]]:
+    """The other grids (working px -> board units, with their occupied cells) the reading may take for the combs'
+    grid: where it has HALVED_MOST cells at most, the grid at half its pitch refitted to the outline (tiles laid a
+    little apart fit a grid at twice their pitch as well); where it has more than MANY_CELLS times a game's tiles
+    (no board: a comb at a fraction of the pitch), every pitch the combs guessed on each rectification
+    (`_comb_fits`), each fitted as the best one is; else none."""
+    if HALVED_MOST < len(cells) <= MANY_CELLS * GAME_TILES:
+        return []
+    outline = _outline_points(board_mask, arm)
+    if len(cells) <= HALVED_MOST:
+        finer, _ = _fit_outline(np.diag([2.0, 2.0, 1.0]) @ to_board, outline)
+        finer_cells = _occupied(raw_mask, finer)
+        return [(finer, finer_cells)] if finer_cells else []
+    fits = [_fit_outline(fitted, outline)[0] for rect in _rectifiers(grey, board_mask, arm)
+            for _, fitted in _comb_fits(grey, board_mask, rect, arm, outline)]
+    return [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
 
 
 def _splits(to_unit: np.ndarray, to_board: np.ndarray, cells: list[Cell]) -> bool:
