@@ -13,7 +13,9 @@ a multiple or a fraction of the tiles' pitch.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -52,16 +54,15 @@ FINER_EXTRA = 0.08
 # that grid is taken (true grids: at most 0.09 on the tuning sets; a pastel 8-tile board read at 3 x: 0.20)
 THIRD_EXTRA = 0.14
 FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
-# a squarish outline read as one tile may be the combs' grid of at most this many cells (`_splits`), their middles
-# at most SPLIT_INSIDE of the outline's side beyond it and their rows and columns spanning SPLIT_AREA of it
-SPLIT_MOST = 9
-SPLIT_INSIDE = 0.1
-SPLIT_AREA = (0.75, 1.3)
+SPLIT_MOST = 9  # cells of the combs' grid at most, for it to be another reading of a squarish outline read as one tile
 HALVED_MOST = 4  # cells of a grid the combs find at most, for the grid at half its pitch to be another reading
 # candidate cells, as a share of a game's tiles, beyond which the combs' grid is at a fraction of the pitch and each
 # pitch they guessed is another reading (session 44: true 72-tile tuning boards' candidates, phantom ring cells with
 # them, reach 95 of 785 boards; the small tuning sets' combs at a fraction of the pitch hold 127-269)
 MANY_CELLS = 1.5
+# cells of a grid the combs find at most, for the grid at twice its pitch to be another reading (a small board's combs
+# at half the pitch: twelve tiles seen as four cells each)
+COARSE_MOST = 48
 
 
 @dataclass
@@ -74,10 +75,17 @@ class Grid:
     table_cut: float = 12.0  # table_distance beyond which a pixel is unlike the table
     under_arm: frozenset[Cell] = frozenset()  # cells whose middle an arm mostly covers: no tile is read there
     by_arm: frozenset[Cell] = frozenset()  # cells an arm, its rim or shadow touches at all: read from what is left
-    # other grids the picture allows (a squarish outline split into a few tiles, a strip counted otherwise, a small
-    # grid at half its pitch, the combs' other pitches where a grid holds far more cells than a game's tiles): the
-    # reading may take one instead (`pipeline._read_as`: whose cells read more like the catalog's tiles)
-    others: tuple[Grid, ...] = ()
+    # what finds the other grids the picture allows (a squarish outline split into a few tiles, a strip counted
+    # otherwise, a small grid at half its pitch, a grid at twice its pitch, the combs' other pitches where a grid
+    # holds far more cells than a game's tiles): the reading may take one instead (`pipeline._read_as`: whose cells
+    # read more like the catalog's tiles); None where the picture allows no other. Found only when asked: most
+    # grids' own cells read as tiles (`pipeline.OWN_SURE`)
+    offers: Callable[[], tuple[Grid, ...]] | None = None
+
+    @cached_property
+    def others(self) -> tuple[Grid, ...]:
+        """The other grids the picture allows (`offers`), found once."""
+        return () if self.offers is None else self.offers()
 
     def corners(self, cell: Cell) -> np.ndarray:
         """TL TR BR BL of a cell in image px."""
@@ -104,11 +112,14 @@ def find_grid(image: np.ndarray) -> Grid | None:
         return None
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
 
-    def grid_of(found: tuple[np.ndarray, list[Cell]], others: list[tuple[np.ndarray, list[Cell]]]) -> Grid:
-        """A grid (working px -> board units, its cells) in picture px, with the others the reading may take."""
-        (to_board, cells), also = found, tuple(grid_of(o, []) for o in others)
+    def grid_of(found: tuple[np.ndarray, list[Cell]],
+                others: Callable[[], list[tuple[np.ndarray, list[Cell]]]] | None = None) -> Grid:
+        """A grid (working px -> board units, its cells) in picture px, with what finds the others the reading may
+        take (None: no other)."""
+        to_board, cells = found
+        offers = None if others is None else lambda: tuple(grid_of(o) for o in others() if o[1])
         return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
-                    _touched(arm, to_board), also)
+                    _touched(arm, to_board), offers)
 
     quad = _single_tile(board_mask, STRIP_MOST)
     if quad is not None:
@@ -128,21 +139,29 @@ def find_grid(image: np.ndarray) -> Grid | None:
 
         to_board, cells = counted((nx, ny))
         if cells:
-            if (nx, ny) == (1, 1):
+
+            def split() -> list[tuple[np.ndarray, list[Cell]]]:
                 # a few tiles in strong perspective can look as squarish as one, their seams no stronger than a
-                # tile's art: the combs' grid, where it splits the outline into tiles
+                # tile's art, and an L of three tiles fills its hull nearly as a notched tile does (or a strip's):
+                # the combs' grid and the others it offers, where they hold a few cells
                 searched = _searched(grey, board_mask, raw_mask, arm)
-                others = [searched] if searched is not None and _splits(to_unit, *searched) else []
-            elif not squarish:
+                if searched is None:
+                    return []
+                offered = _offered(grey, board_mask, raw_mask, arm, *searched)
+                return [g for g in (searched, *offered) if 2 <= len(g[1]) <= SPLIT_MOST]
+
+            def recounted() -> list[tuple[np.ndarray, list[Cell]]]:
                 # a strip's seams and gaps may mislead its count (roads along tiles' middles, a gap inside a tile)
-                others = [counted((n, 1) if nx > 1 else (1, n)) for n in strip_counts(aspect) if n != max(nx, ny)]
-            else:
-                others = []
-            return grid_of((to_board, cells), [o for o in others if o[1]])
+                counts = [counted((n, 1) if nx > 1 else (1, n)) for n in strip_counts(aspect) if n != max(nx, ny)]
+                return counts + split()
+
+            return grid_of((to_board, cells), split if (nx, ny) == (1, 1) else None if squarish else recounted)
     searched = _searched(grey, board_mask, raw_mask, arm)
     if searched is None:
         return None
-    return grid_of(searched, _offered(grey, board_mask, raw_mask, arm, *searched))
+    offered = None if COARSE_MOST < len(searched[1]) <= MANY_CELLS * GAME_TILES else (
+        lambda: _offered(grey, board_mask, raw_mask, arm, *searched))
+    return grid_of(searched, offered)
 
 
 def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None
@@ -213,36 +232,22 @@ def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, ar
 def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None,
              to_board: np.ndarray, cells: list[Cell]) -> list[tuple[np.ndarray, list[Cell]]]:
     """The other grids (working px -> board units, with their occupied cells) the reading may take for the combs'
-    grid: where it has HALVED_MOST cells at most, the grid at half its pitch refitted to the outline (tiles laid a
-    little apart fit a grid at twice their pitch as well); where it has more than MANY_CELLS times a game's tiles
-    (no board: a comb at a fraction of the pitch), every pitch the combs guessed on each rectification
-    (`_comb_fits`), each fitted as the best one is; else none."""
-    if HALVED_MOST < len(cells) <= MANY_CELLS * GAME_TILES:
-        return []
+    grid, each refitted to the outline: where it has HALVED_MOST cells at most, the grid at half its pitch (tiles
+    laid a little apart fit a grid at twice their pitch as well); where it has more than MANY_CELLS times a game's
+    tiles (no board: a comb at a fraction of the pitch), every pitch the combs guessed on each rectification
+    (`_comb_fits`); else (COARSE_MOST cells at most) the grid at twice its pitch at each of its four phases (a small
+    board's combs at half the pitch, its cells in no whole 2 x 2 blocks the `_whole_blocks` check would see)."""
     outline = _outline_points(board_mask, arm)
     if len(cells) <= HALVED_MOST:
-        finer, _ = _fit_outline(np.diag([2.0, 2.0, 1.0]) @ to_board, outline)
-        finer_cells = _occupied(raw_mask, finer)
-        return [(finer, finer_cells)] if finer_cells else []
-    fits = [_fit_outline(fitted, outline)[0] for rect in _rectifiers(grey, board_mask, arm)
-            for _, fitted in _comb_fits(grey, board_mask, rect, arm, outline)]
+        guesses = [np.diag([2.0, 2.0, 1.0]) @ to_board]
+    elif len(cells) <= MANY_CELLS * GAME_TILES:
+        guesses = [np.array([[0.5, 0, -x / 2], [0, 0.5, -y / 2], [0, 0, 1.0]]) @ to_board
+                   for x in (0, 1) for y in (0, 1)]
+    else:
+        guesses = [fitted for rect in _rectifiers(grey, board_mask, arm)
+                   for _, fitted in _comb_fits(grey, board_mask, rect, arm, outline)]
+    fits = [_fit_outline(guess, outline)[0] for guess in guesses]
     return [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
-
-
-def _splits(to_unit: np.ndarray, to_board: np.ndarray, cells: list[Cell]) -> bool:
-    """Whether a grid (working px -> board units) splits a squarish outline read as one tile (working px -> unit
-    square) into tiles: 2 to SPLIT_MOST cells whose middles lie inside the outline (within SPLIT_INSIDE of its
-    side), their rows and columns spanning SPLIT_AREA of it."""
-    if not 2 <= len(cells) <= SPLIT_MOST:
-        return False
-    ij = np.array(cells, np.float64)
-    to_outline = to_unit @ np.linalg.inv(to_board)
-    middles = cv2.perspectiveTransform((ij + 0.5)[None], to_outline)[0]
-    if (middles < -SPLIT_INSIDE).any() or (middles > 1 + SPLIT_INSIDE).any():
-        return False
-    (x0, y0), (x1, y1) = ij.min(axis=0), ij.max(axis=0) + 1
-    span = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64), to_outline)[0]
-    return SPLIT_AREA[0] <= cv2.contourArea(span.astype(np.float32)) <= SPLIT_AREA[1]
 
 
 def _touched(mask: np.ndarray | None, to_board: np.ndarray) -> frozenset[Cell]:

@@ -57,6 +57,9 @@ SHIELD_PX = 16
 # grid's own (`_read_as`; session 44, the small tuning sets and 18 lone tuning tiles whose combs split them: other
 # grids of true boards read 0.7 to 26 worse, and the true grid among the others 4.4 to 21 better)
 OTHER_FIT = 3.0
+# mean log-fit of a grid's own cells from which no other grid is looked for (session 45, the four small tuning sets:
+# every other grid taken was taken from a grid that read -10.6 or worse; 17 of 772 kept grids read under -6)
+OWN_SURE = -6.0
 ROOF_AREA = 0.029  # tiles squared: a figure on a monastery this small may be the roof's paint (`_not_roofs`; chosen
 # on the tuning sets between a roof's blob of 0.028 and a red meeple's of 0.0295, both scored under the verifier's bar)
 
@@ -347,12 +350,16 @@ def _read_as(image: np.ndarray, grid: Grid) -> Grid:
 
     A few tiles in strong perspective can look as squarish as one, a strip's seams and gaps can mislead its count,
     and a small grid at twice the tiles' pitch fits their outline as well: read through a cell spanning two tiles,
-    or half of one, the art is like no tile, and read through the tiles as they lie, each is one (session 44)."""
-    if not grid.others:
+    or half of one, the art is like no tile, and read through the tiles as they lie, each is one (session 44). A
+    grid whose own cells read as tiles (OWN_SURE) keeps them, and the others are not looked for (session 45)."""
+    if grid.offers is None:
+        return grid
+    own = _fit(image, grid)
+    if own >= OWN_SURE or not grid.others:
         return grid
     fits = [_fit(image, other) for other in grid.others]
     best = int(np.argmax(fits))
-    return grid.others[best] if fits[best] >= _fit(image, grid) + OTHER_FIT else grid
+    return grid.others[best] if fits[best] >= own + OTHER_FIT else grid
 
 
 def _fit(image: np.ndarray, grid: Grid) -> float:
