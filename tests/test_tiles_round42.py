@@ -61,3 +61,13 @@ def test_a_large_grid_offers_nothing(tile_picture: Callable[[str, int], np.ndarr
     grid = find_grid(tile_picture("tune", 3))
     assert grid is not None and COARSE_MOST < len(grid.cells) <= MANY_CELLS * 72
     assert grid.offers is None and grid.others == ()
+
+
+def test_a_compact_block_read_by_its_borders_takes_the_combs_grid(tile_board: Callable[[str, int], Tally]) -> None:
+    """tune-small5 83: five modern tiles, two columns laid a third of a tile apart, whose outline's hull is squarish
+    and whose inner borders read as a compact 2 x 2 block: every cell straddled two tiles (0 of 5 right). A compact
+    block now offers the combs' grid too (5 cells), which reads as tiles."""
+    tally = tile_board("tune-small5", 83)
+    assert tally.tiles == 5
+    assert tally.tiles_right == 5 and tally.tiles_extra == 0 and tally.tiles_missed == 0
+    assert tally.meeples_right == tally.meeples == 1

@@ -155,7 +155,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
                 counts = [counted((n, 1) if nx > 1 else (1, n)) for n in strip_counts(aspect) if n != max(nx, ny)]
                 return counts + split()
 
-            return grid_of((to_board, cells), split if (nx, ny) == (1, 1) else None if squarish else recounted)
+            return grid_of((to_board, cells), split if squarish else recounted)
     searched = _searched(grey, board_mask, raw_mask, arm)
     if searched is None:
         return None
