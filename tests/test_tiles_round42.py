@@ -71,3 +71,30 @@ def test_a_compact_block_read_by_its_borders_takes_the_combs_grid(tile_board: Ca
     assert tally.tiles == 5
     assert tally.tiles_right == 5 and tally.tiles_extra == 0 and tally.tiles_missed == 0
     assert tally.meeples_right == tally.meeples == 1
+
+
+def test_closing_leaves_the_table_between_a_board_and_the_picture_edge() -> None:
+    """OpenCV's erosion takes what lies beyond the picture as foreground, so a closing filled the table between a
+    board and the picture's edge wherever they lay nearer than its disc: the outline then ran along the edge and the
+    grid's rows slid (tune-small5 196 and 74, tune-small4 9). The mask is now closed as if table lay beyond."""
+    from vision.tiles.board_mask import _close_channels
+
+    mask = np.zeros((200, 300), bool)
+    mask[6:150, 40:120] = True  # a board 6 px below the picture's top
+    mask[6:150, 124:200] = True  # and beside it, across a 4 px channel (a pale road on a pale table)
+    closed = _close_channels(mask)
+    assert not closed[:5, :].any()  # the table above stays table
+    assert closed[60, 120:124].all()  # the channel is closed
+    assert (closed | ~mask).all()  # a closing only adds
+
+
+@pytest.mark.parametrize(("name", "index", "tiles"), [("tune-small5", 196, 6), ("tune-small5", 74, 4),
+                                                      ("tune-small4", 9, 3)])
+def test_a_board_near_the_picture_edge_keeps_its_rows(tile_board: Callable[[str, int], Tally], name: str, index: int,
+                                                      tiles: int) -> None:
+    """Boards a few pixels from the picture's top (196, 9) or cut by it (74): read with a row off (196: H and E
+    swapped between the top row's cells, 74: D read W) or at a third of the pitch (9: 22 extra tiles); every tile
+    right now."""
+    tally = tile_board(name, index)
+    assert tally.tiles == tiles
+    assert tally.tiles_right == tiles and tally.tiles_extra == 0 and tally.tiles_missed == 0
