@@ -54,7 +54,9 @@ FINER_EXTRA = 0.08
 # that grid is taken (true grids: at most 0.09 on the tuning sets; a pastel 8-tile board read at 3 x: 0.20)
 THIRD_EXTRA = 0.14
 FINER = 0.6  # cell area against the best grid so far under which a grid searched again counts as finer
-SPLIT_MOST = 9  # cells of the combs' grid at most, for it to be another reading of a squarish outline read as one tile
+# cells of the combs' grid (and of the grids it offers) at most, for it to be another reading of a squarish outline
+# read as one tile or as a compact block, or of a strip
+SPLIT_MOST = 9
 HALVED_MOST = 4  # cells of a grid the combs find at most, for the grid at half its pitch to be another reading
 # candidate cells, as a share of a game's tiles, beyond which the combs' grid is at a fraction of the pitch and each
 # pitch they guessed is another reading (session 44: true 72-tile tuning boards' candidates, phantom ring cells with
