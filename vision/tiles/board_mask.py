@@ -137,9 +137,11 @@ def _close_channels(mask: np.ndarray) -> np.ndarray:
     k = int(np.clip(0.25 * 3.5 * area / perimeter, 3, 200)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     # beyond the picture lies table: OpenCV's erosion takes the border as board, so a closing would fill the table
-    # between a board and the picture's edge wherever they lie nearer than the disc
-    padded = cv2.copyMakeBorder(mask.astype(np.uint8), k, k, k, k, cv2.BORDER_CONSTANT, value=0)
-    return cv2.morphologyEx(padded, cv2.MORPH_CLOSE, disc)[k:-k, k:-k] > 0
+    # between a board and the picture's edge wherever they lie nearer than the disc; table one disc radius wide is
+    # all the erosion reaches
+    r = k // 2
+    padded = cv2.copyMakeBorder(mask.astype(np.uint8), r, r, r, r, cv2.BORDER_CONSTANT, value=0)
+    return cv2.morphologyEx(padded, cv2.MORPH_CLOSE, disc)[r:-r, r:-r] > 0
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:

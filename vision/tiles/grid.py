@@ -14,7 +14,7 @@ a multiple or a fraction of the tiles' pitch.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import cv2
@@ -82,7 +82,7 @@ class Grid:
     # holds far more cells than a game's tiles): the reading may take one instead (`pipeline._read_as`: whose cells
     # read more like the catalog's tiles); None where the picture allows no other. Found only when asked: most
     # grids' own cells read as tiles (`pipeline.OWN_SURE`)
-    offers: Callable[[], tuple[Grid, ...]] | None = None
+    offers: Callable[[], tuple[Grid, ...]] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def others(self) -> tuple[Grid, ...]:
@@ -243,8 +243,7 @@ def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm
     if len(cells) <= HALVED_MOST:
         guesses = [np.diag([2.0, 2.0, 1.0]) @ to_board]
     elif len(cells) <= MANY_CELLS * GAME_TILES:
-        guesses = [np.array([[0.5, 0, -x / 2], [0, 0.5, -y / 2], [0, 0, 1.0]]) @ to_board
-                   for x in (0, 1) for y in (0, 1)]
+        guesses = [_times(to_board, 2, x, y) for x in (0, 1) for y in (0, 1)]
     else:
         guesses = [fitted for rect in _rectifiers(grey, board_mask, arm)
                    for _, fitted in _comb_fits(grey, board_mask, rect, arm, outline)]
@@ -325,8 +324,7 @@ def _coarser(grey: np.ndarray, cells: list[Cell], to_board: np.ndarray) -> tuple
                     continue
                 ratio = float(np.median(strength[~kept]) / max(np.median(strength[kept]), 1e-6))
                 if ratio < COARSER_LOOSE_RATIO and (best is None or ratio < best[0]):
-                    shift = np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]])
-                    best = (ratio, shift @ to_board)
+                    best = (ratio, _times(to_board, k, a, b))
     return best
 
 
@@ -363,6 +361,11 @@ def _whole_blocks(cells: list[Cell], to_board: np.ndarray) -> np.ndarray | None:
     if best is None or best[0] < WHOLE_BLOCKS:
         return None
     _, k, a, b = best
+    return _times(to_board, k, a, b)
+
+
+def _times(to_board: np.ndarray, k: int, a: int, b: int) -> np.ndarray:
+    """The grid at k times the pitch whose cell (0, 0) starts at the finer grid's cell (a, b)."""
     return np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]]) @ to_board
 
 
