@@ -115,7 +115,17 @@ def _rectifiers(grey: np.ndarray, mask: np.ndarray, arm: np.ndarray | None = Non
     v2 = _vanishing_point(p1[fam2], p2[fam2], length[fam2], a2)
     par1, par2 = (np.array([np.cos(np.radians(a)), np.sin(np.radians(a)), 0.0]) for a in (a1, a2))
     out = [_rectify(u1, u2, a1, a2) for u1, u2 in ((v1, v2), (v1, par2), (par1, v2), (par1, par2))]
-    return [r @ norm for r in out if r is not None] or [norm]
+    ends = np.vstack([p1, p2])
+    return [r @ norm for r in out if r is not None and _ahead(r, ends)] or [norm]
+
+
+def _ahead(rect: np.ndarray, points: np.ndarray) -> bool:
+    """Whether the points (normalised, homogeneous: the edge segments' ends) all lie on one side of the line
+    `rect` sends to infinity. A vanishing point placed inside the board (a road's sides taken for a family of tile
+    sides) puts that horizon across the board, which no camera sees: the grid fitted there folds the board onto
+    a line (`tune-small8.yaml` 57: three tiles read as 703)."""
+    w = points @ rect[2]
+    return bool((w > 0).all() or (w < 0).all())
 
 
 def _rectify(v1: np.ndarray, v2: np.ndarray, a1: float, a2: float) -> np.ndarray | None:

@@ -24,7 +24,15 @@ from vision.table import border_mask
 from vision.tiles.board_mask import _board_mask, _close_channels, _fill_holes, _hands, pixels
 from vision.tiles.catalog import GAME_TILES
 from vision.tiles.combs import _best_comb, _comb_fits, _rectifiers
-from vision.tiles.lone_tile import SQUARISH, STRIP_MOST, _inner_borders, _single_tile, _strip_tiles, strip_counts
+from vision.tiles.lone_tile import (
+    SQUARISH,
+    STRIP_MOST,
+    _inner_borders,
+    _single_tile,
+    _strip_tiles,
+    block_counts,
+    strip_counts,
+)
 from vision.tiles.outline_fit import (
     REFIT_SHARE,
     SLOP,
@@ -62,9 +70,13 @@ HALVED_MOST = 4  # cells of a grid the combs find at most, for the grid at half 
 # pitch they guessed is another reading (session 44: true 72-tile tuning boards' candidates, phantom ring cells with
 # them, reach 95 of 785 boards; the small tuning sets' combs at a fraction of the pitch hold 127-269)
 MANY_CELLS = 1.5
-# cells of a grid the combs find at most, for the grid at twice its pitch to be another reading (a small board's combs
-# at half the pitch: twelve tiles seen as four cells each)
+# cells of a grid the combs find at most, for the grid at twice its pitch to be looked for before the reading (a small
+# board's combs at half the pitch: twelve tiles seen as four cells each); beyond it, up to MANY_CELLS times a game's
+# tiles, the grids at twice and four times its pitch only after it (`Grid.late`)
 COARSE_MOST = 48
+
+
+Found = tuple[np.ndarray, list[Cell]]  # a grid (working px -> board units) and its occupied cells
 
 
 @dataclass
@@ -83,6 +95,14 @@ class Grid:
     # read more like the catalog's tiles); None where the picture allows no other. Found only when asked: most
     # grids' own cells read as tiles (`pipeline.OWN_SURE`)
     offers: Callable[[], tuple[Grid, ...]] | None = field(default=None, repr=False, compare=False)
+    # the others are looked for only after the grid's own reading, where that reads unlike tiles: a grid of
+    # COARSE_MOST to MANY_CELLS times a game's tiles cells, most often a true board, whose own cells read once more
+    # would cost a 72-tile board 25-50 ms (`pipeline.predict`)
+    late: bool = False
+    # an offered grid the reading takes only where its own cells read as tiles (`pipeline.OWN_SURE`): a block two
+    # tiles wide offered for a strip's outline (a strip the picture cuts reads unsurely through any grid, and a
+    # block's cells across it read no worse: `tune-small4.yaml` 153)
+    only_sure: bool = False
 
     @cached_property
     def others(self) -> tuple[Grid, ...]:
@@ -114,14 +134,19 @@ def find_grid(image: np.ndarray) -> Grid | None:
         return None
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
 
-    def grid_of(found: tuple[np.ndarray, list[Cell]],
-                others: Callable[[], list[tuple[np.ndarray, list[Cell]]]] | None = None) -> Grid:
+    def grid_of(found: tuple[np.ndarray, list[Cell]], others: Callable[[], list[Found]] | None = None,
+                late: bool = False, sure_others: Callable[[], list[Found]] | None = None,
+                only_sure: bool = False) -> Grid:
         """A grid (working px -> board units, its cells) in picture px, with what finds the others the reading may
-        take (None: no other)."""
+        take (None: no other) and those it takes only where their cells read as tiles (`sure_others`)."""
         to_board, cells = found
-        offers = None if others is None else lambda: tuple(grid_of(o) for o in others() if o[1])
+
+        def offers() -> tuple[Grid, ...]:
+            sure = [] if sure_others is None else sure_others()
+            return (*(grid_of(o) for o in others() if o[1]), *(grid_of(o, only_sure=True) for o in sure if o[1]))
+
         return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
-                    _touched(arm, to_board), offers)
+                    _touched(arm, to_board), None if others is None else offers, late, only_sure)
 
     quad = _single_tile(board_mask, STRIP_MOST)
     if quad is not None:
@@ -157,13 +182,18 @@ def find_grid(image: np.ndarray) -> Grid | None:
                 counts = [counted((n, 1) if nx > 1 else (1, n)) for n in strip_counts(aspect) if n != max(nx, ny)]
                 return counts + split()
 
-            return grid_of((to_board, cells), split if squarish else recounted)
+            def blocks() -> list[tuple[np.ndarray, list[Cell]]]:
+                # a block two tiles wide in perspective may be as long for its width as a strip
+                return [counted((n, m) if nx > 1 else (m, n)) for m, n in block_counts(aspect, SPLIT_MOST)]
+
+            if squarish:
+                return grid_of((to_board, cells), split)
+            return grid_of((to_board, cells), recounted, sure_others=blocks)
     searched = _searched(grey, board_mask, raw_mask, arm)
     if searched is None:
         return None
-    offered = None if COARSE_MOST < len(searched[1]) <= MANY_CELLS * GAME_TILES else (
-        lambda: _offered(grey, board_mask, raw_mask, arm, *searched))
-    return grid_of(searched, offered)
+    late = COARSE_MOST < len(searched[1]) <= MANY_CELLS * GAME_TILES
+    return grid_of(searched, lambda: _offered(grey, board_mask, raw_mask, arm, *searched), late)
 
 
 def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None
@@ -237,13 +267,16 @@ def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm
     grid, each refitted to the outline: where it has HALVED_MOST cells at most, the grid at half its pitch (tiles
     laid a little apart fit a grid at twice their pitch as well); where it has more than MANY_CELLS times a game's
     tiles (no board: a comb at a fraction of the pitch), every pitch the combs guessed on each rectification
-    (`_comb_fits`); else (COARSE_MOST cells at most) the grid at twice its pitch at each of its four phases (a small
-    board's combs at half the pitch, its cells in no whole 2 x 2 blocks the `_whole_blocks` check would see)."""
+    (`_comb_fits`); else the grid at twice its pitch at each of its four phases (a small board's combs at half the
+    pitch, its cells in no whole 2 x 2 blocks the `_whole_blocks` check would see), and beyond COARSE_MOST cells at
+    four times it at each of its sixteen (at a quarter of the pitch: `tune-small6.yaml` 94, 157)."""
     outline = _outline_points(board_mask, arm)
     if len(cells) <= HALVED_MOST:
         guesses = [np.diag([2.0, 2.0, 1.0]) @ to_board]
     elif len(cells) <= MANY_CELLS * GAME_TILES:
         guesses = [_times(to_board, 2, x, y) for x in (0, 1) for y in (0, 1)]
+        if len(cells) > COARSE_MOST:  # a small board's combs at a quarter of the pitch: each tile 4 x 4 cells
+            guesses += [_times(to_board, 4, x, y) for x in range(4) for y in range(4)]
     else:
         guesses = [fitted for rect in _rectifiers(grey, board_mask, arm)
                    for _, fitted in _comb_fits(grey, board_mask, rect, arm, outline)]

@@ -118,6 +118,15 @@ def _strip_tiles(grey: np.ndarray, to_unit: np.ndarray, aspect: float, board: np
     return (best, 1) if axis == 0 else (1, best)
 
 
+def block_counts(aspect: float, most: int) -> list[tuple[int, int]]:
+    """(across, along) the tile counts of a block two or more tiles wide whose outline's sides' ratio is `aspect`
+    (`_single_tile` takes it for a strip's): its tiles' ratio within STRIP_SLACK of the outline's, `most` tiles at
+    most (`tune-small8.yaml` 196: two columns of three large flat tiles, ratio 1.74, counted as a strip of two)."""
+    ratio = max(aspect, 1 / aspect)
+    return [(m, n) for m in range(2, most // 2 + 1) for n in range(m + 1, most // m + 1)
+            if ratio / STRIP_SLACK <= n / m <= ratio * STRIP_SLACK]
+
+
 def strip_counts(aspect: float) -> range:
     """The tile counts a strip one tile wide whose outline's sides' ratio is `aspect` may hold (perspective): never
     empty, as a ratio from SQUARISH to STRIP_MOST allows 2 (under 2) up to 4-5 tiles."""

@@ -236,7 +236,8 @@ def _with_twins(keys: list[tuple[str, int]], spots: dict[str, np.ndarray]) -> di
 
 
 def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[float, float]]] | None = None,
-                rounds: int = MESSAGE_ROUNDS, uncounted: frozenset[Cell] = frozenset()) -> dict[Cell, Reading]:
+                rounds: int = MESSAGE_ROUNDS, uncounted: frozenset[Cell] = frozenset(),
+                fits: list[float] | None = None) -> dict[Cell, Reading]:
     """The most likely letter and rotation per cell, with each shared edge read from both sides.
 
     `feet` (unit points per cell where meeples stand) pool the meeples' evidence: a meeple is put on
@@ -248,12 +249,18 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
     are: `rounds` rounds of passing every tile's belief about its edges to the tile across them. Last, no letter
     is read on more tiles than the game holds (`within_counts`), among the tiles not in `uncounted` (those an
     arm touches: what the arm leaves of them may read as any letter, as surely as a whole tile).
+    `fits`, when given, receives the mean over the tiles of their best own log-score (`catalog_fit`, here with the
+    meeples' evidence; -inf for no tile): how like catalog tiles the cells read, at no cost beyond the matching.
     """
     feet = feet or {}
     cells = list(features)
     if not cells:
+        if fits is not None:
+            fits.append(-np.inf)
         return {}
     reads, own = _own(features, feet)
+    if fits is not None:
+        fits.append(float(own.max(axis=1).mean()))
     index = {cell: k for k, cell in enumerate(cells)}
     # across[t, e]: the tile sharing edge e of tile t, or -1
     across = np.full((len(cells), 4), -1)

@@ -73,22 +73,33 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
     grid = find_grid(image)
     if grid is None:
         return {"tiles": [], "meeples": []}
+    calibration = calibration or Calibration()
     grid = _read_as(image, grid)
-    readings, meeples, cells = read_board(image, grid, calibration or Calibration())
+    readings, meeples, cells = read_board(image, grid, calibration, fits := [])
+    if grid.late and fits[0] < OWN_SURE:
+        other = _taken(image, grid, _fit(image, grid))
+        if other is not grid:
+            grid = other
+            readings, meeples, cells = read_board(image, grid, calibration)
     if not cells:
         return {"tiles": [], "meeples": []}
     return to_json(grid, readings, meeples, cells, start_cell)
 
 
-def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: dict[str, Any] | None = None
+def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, fits: list[float] | None = None,
+               trace: dict[str, Any] | None = None
                ) -> tuple[dict[Cell, Reading], list[tuple[str, Cell, str]], list[Cell]]:
     """Readings per cell (grid units) and meeples as (colour, cell, feature).
 
+    `fits`, when given, receives how like catalog tiles the cells read (`match_board`'s), at no cost beyond the
+    reading (`predict`); -inf where no board could be drawn.
     `trace`, when given, receives the rectified board, the image -> board px homography and the meeple
     candidates, which is what training the meeple verifier needs.
     """
     rectified = _rectified(image, grid)
     if rectified is None:
+        if fits is not None:
+            fits.append(-np.inf)
         return {}, [], []
     board, seen, to_patch, warp, (x0, y0) = rectified
     if trace is not None:
@@ -130,7 +141,8 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
     feet = [upright_foot(blob, to_patch) for blob in blobs]
     blobs, feet = _off_corners(blobs, feet, set(cells), x0, y0)
     blobs, feet = _one_per_tile(blobs, feet, set(cells), x0, y0)
-    readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0, shifts), uncounted=grid.by_arm)
+    readings = match_board(features, _feet_by_cell(feet, set(cells), x0, y0, shifts), uncounted=grid.by_arm,
+                           fits=fits)
     feet = _on_tiles(feet, readings, not_field, hidden, x0, y0)
     blobs, feet = _not_roofs(shown, shown_lab, blobs, feet, readings, calibration, x0, y0)
     meeples = _place_meeples(blobs, feet, readings, x0, y0)
@@ -351,13 +363,22 @@ def _read_as(image: np.ndarray, grid: Grid) -> Grid:
     A few tiles in strong perspective can look as squarish as one, a strip's seams and gaps can mislead its count,
     and a small grid at twice the tiles' pitch fits their outline as well: read through a cell spanning two tiles,
     or half of one, the art is like no tile, and read through the tiles as they lie, each is one (session 44). A
-    grid whose own cells read as tiles (OWN_SURE) keeps them, and the others are not looked for (session 45)."""
-    if grid.offers is None:
+    grid whose own cells read as tiles (OWN_SURE) keeps them, and the others are not looked for (session 45). A grid
+    of many cells (`Grid.late`), most often a true board, is judged after its reading instead (`predict`, session
+    46)."""
+    if grid.offers is None or grid.late:
         return grid
-    own = _fit(image, grid)
+    return _taken(image, grid, _fit(image, grid))
+
+
+def _taken(image: np.ndarray, grid: Grid, own: float) -> Grid:
+    """The grid, or the other grid the picture allows whose cells read by OTHER_FIT more like catalog tiles than
+    its own (`own`, as `_fit` reads them), where those read under OWN_SURE; one offered `only_sure` must read as
+    tiles itself."""
     if own >= OWN_SURE or not grid.others:
         return grid
-    fits = [_fit(image, other) for other in grid.others]
+    fits = [fit if fit >= OWN_SURE or not other.only_sure else -np.inf
+            for other, fit in ((other, _fit(image, other)) for other in grid.others)]
     best = int(np.argmax(fits))
     return grid.others[best] if fits[best] >= own + OTHER_FIT else grid
 
