@@ -12,7 +12,7 @@ import pytest
 
 from vision.tiles.combs import _ahead
 from vision.tiles.evaluate import Tally
-from vision.tiles.grid import COARSE_MOST, MANY_CELLS, SPLIT_MOST, find_grid
+from vision.tiles.grid import COARSE_MOST, HALVED_MOST, MANY_CELLS, SPLIT_MOST, find_grid
 from vision.tiles.lone_tile import STRIP_SLACK, block_counts
 
 
@@ -80,3 +80,21 @@ def test_block_counts_hold_two_or_more_across_within_the_strips_slack() -> None:
         assert all(ratio / STRIP_SLACK <= n / m <= ratio * STRIP_SLACK for m, n in counts)
     assert (2, 3) in block_counts(1.74, SPLIT_MOST)
     assert block_counts(1.74, 5) == []
+
+
+def test_combs_at_different_fractions_across_and_down_give_way_to_a_stretched_grid(
+        tile_board: Callable[[str, int], Tally]) -> None:
+    """tune-small8 233: three flat tiles whose combs found half the pitch across and a third of it down (14 cells,
+    own cells -15.5), read as 18 tiles, 1 right. Among the grids at 2 x 3, 3 x 2 and 3 x 3 times its pitch
+    (`STRETCHES`, each phase) one reads as tiles (-2.1) and is taken."""
+    tally = tile_board("tune-small8", 233)
+    assert tally.tiles == 3
+    assert tally.tiles_right == 3 and tally.tiles_extra == 0 and tally.tiles_missed == 0
+
+
+def test_stretched_grids_are_offered_only_where_they_must_read_as_tiles(
+        tile_picture: Callable[[str, int], np.ndarray]) -> None:
+    grid = find_grid(tile_picture("tune-small8", 233))
+    assert grid is not None and HALVED_MOST < len(grid.cells) <= COARSE_MOST
+    sure = [other for other in grid.others if other.only_sure]
+    assert len(sure) >= 1 and all(len(other.cells) <= len(grid.cells) for other in sure)

@@ -74,6 +74,8 @@ MANY_CELLS = 1.5
 # board's combs at half the pitch: twelve tiles seen as four cells each); beyond it, up to MANY_CELLS times a game's
 # tiles, the grids at twice and four times its pitch only after it (`Grid.late`)
 COARSE_MOST = 48
+# times the pitch across and down of the grids a small grid's combs offer besides twice it (`_stretched`)
+STRETCHES = ((2, 3), (3, 2), (3, 3))
 
 
 Found = tuple[np.ndarray, list[Cell]]  # a grid (working px -> board units) and its occupied cells
@@ -193,7 +195,8 @@ def find_grid(image: np.ndarray) -> Grid | None:
     if searched is None:
         return None
     late = COARSE_MOST < len(searched[1]) <= MANY_CELLS * GAME_TILES
-    return grid_of(searched, lambda: _offered(grey, board_mask, raw_mask, arm, *searched), late)
+    return grid_of(searched, lambda: _offered(grey, board_mask, raw_mask, arm, *searched), late,
+                   lambda: _stretched(board_mask, raw_mask, arm, *searched))
 
 
 def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None
@@ -280,6 +283,20 @@ def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm
     else:
         guesses = [fitted for rect in _rectifiers(grey, board_mask, arm)
                    for _, fitted in _comb_fits(grey, board_mask, rect, arm, outline)]
+    fits = [_fit_outline(guess, outline)[0] for guess in guesses]
+    return [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
+
+
+def _stretched(board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None, to_board: np.ndarray,
+               cells: list[Cell]) -> list[Found]:
+    """Where the combs' grid has more than HALVED_MOST cells and COARSE_MOST at most, the grids at STRETCHES times its
+    pitch across and down at each of their phases, refitted to the outline: combs at different fractions of the
+    pitch on the two axes (`tune-small8.yaml` 233: half across, a third down). Many phases, so many chances for a
+    wrong one: the reading takes one only where its cells read as tiles (`Grid.only_sure`)."""
+    if not HALVED_MOST < len(cells) <= COARSE_MOST:
+        return []
+    outline = _outline_points(board_mask, arm)
+    guesses = [_times(to_board, k, a, b, down) for k, down in STRETCHES for a in range(k) for b in range(down)]
     fits = [_fit_outline(guess, outline)[0] for guess in guesses]
     return [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
 
@@ -397,9 +414,11 @@ def _whole_blocks(cells: list[Cell], to_board: np.ndarray) -> np.ndarray | None:
     return _times(to_board, k, a, b)
 
 
-def _times(to_board: np.ndarray, k: int, a: int, b: int) -> np.ndarray:
-    """The grid at k times the pitch whose cell (0, 0) starts at the finer grid's cell (a, b)."""
-    return np.array([[1 / k, 0, -a / k], [0, 1 / k, -b / k], [0, 0, 1]]) @ to_board
+def _times(to_board: np.ndarray, k: int, a: int, b: int, down: int | None = None) -> np.ndarray:
+    """The grid at k times the pitch (across; `down` times it down, k by default) whose cell (0, 0) starts at the
+    finer grid's cell (a, b)."""
+    kd = k if down is None else down
+    return np.array([[1 / k, 0, -a / k], [0, 1 / kd, -b / kd], [0, 0, 1]]) @ to_board
 
 
 def _extra_lines(to_board: np.ndarray, outline: np.ndarray, k: int) -> float:
