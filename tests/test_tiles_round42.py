@@ -69,7 +69,7 @@ def test_a_large_grid_looks_for_others_only_when_its_reading_reads_unlike_tiles(
     assert grid.late and grid.offers is not None
     assert _read_as(image, grid) is grid
     fits: list[float] = []
-    read_board(image, grid, Calibration(), fits)
+    read_board(image, grid, Calibration(), fits=fits)
     assert len(fits) == 1 and fits[0] >= OWN_SURE
     assert "others" not in grid.__dict__
 

@@ -75,7 +75,7 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
         return {"tiles": [], "meeples": []}
     calibration = calibration or Calibration()
     grid = _read_as(image, grid)
-    readings, meeples, cells = read_board(image, grid, calibration, fits := [])
+    readings, meeples, cells = read_board(image, grid, calibration, fits=(fits := []))
     if grid.late and fits[0] < OWN_SURE:
         other = _taken(image, grid, _fit(image, grid))
         if other is not grid:
@@ -86,15 +86,15 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
     return to_json(grid, readings, meeples, cells, start_cell)
 
 
-def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, fits: list[float] | None = None,
-               trace: dict[str, Any] | None = None
+def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: dict[str, Any] | None = None,
+               fits: list[float] | None = None
                ) -> tuple[dict[Cell, Reading], list[tuple[str, Cell, str]], list[Cell]]:
     """Readings per cell (grid units) and meeples as (colour, cell, feature).
 
-    `fits`, when given, receives how like catalog tiles the cells read (`match_board`'s), at no cost beyond the
-    reading (`predict`); -inf where no board could be drawn.
     `trace`, when given, receives the rectified board, the image -> board px homography and the meeple
     candidates, which is what training the meeple verifier needs.
+    `fits`, when given, receives how like catalog tiles the cells read (`match_board`'s), at no cost beyond the
+    reading (`predict`); -inf where no board could be drawn.
     """
     rectified = _rectified(image, grid)
     if rectified is None:

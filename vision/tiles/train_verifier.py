@@ -52,7 +52,7 @@ def board_samples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     if grid is None:
         return empty
     trace: dict[str, Any] = {}
-    read_board(scene.image, grid, calibration, trace=trace)
+    read_board(scene.image, grid, calibration, trace)
     found = trace.get("candidates", [])
     if not found:
         return empty
