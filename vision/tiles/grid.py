@@ -136,7 +136,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
         return None
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
 
-    def grid_of(found: tuple[np.ndarray, list[Cell]], others: Callable[[], list[Found]] | None = None,
+    def grid_of(found: Found, others: Callable[[], list[Found]] | None = None,
                 late: bool = False, sure_others: Callable[[], list[Found]] | None = None,
                 only_sure: bool = False) -> Grid:
         """A grid (working px -> board units, its cells) in picture px, with what finds the others the reading may
@@ -184,7 +184,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
                 counts = [counted((n, 1) if nx > 1 else (1, n)) for n in strip_counts(aspect) if n != max(nx, ny)]
                 return counts + split()
 
-            def blocks() -> list[tuple[np.ndarray, list[Cell]]]:
+            def blocks() -> list[Found]:
                 # a block two tiles wide in perspective may be as long for its width as a strip
                 return [counted((n, m) if nx > 1 else (m, n)) for m, n in block_counts(aspect, SPLIT_MOST)]
 
