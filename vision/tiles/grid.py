@@ -97,14 +97,17 @@ class Grid:
     # read more like the catalog's tiles); None where the picture allows no other. Found only when asked: most
     # grids' own cells read as tiles (`pipeline.OWN_SURE`)
     offers: Callable[[], tuple[Grid, ...]] | None = field(default=None, repr=False, compare=False)
-    # the others are looked for only after the grid's own reading, where that reads unlike tiles: a grid of
-    # COARSE_MOST to MANY_CELLS times a game's tiles cells, most often a true board, whose own cells read once more
-    # would cost a 72-tile board 25-50 ms (`pipeline.predict`)
-    late: bool = False
     # an offered grid the reading takes only where its own cells read as tiles (`pipeline.OWN_SURE`): a block two
     # tiles wide offered for a strip's outline (a strip the picture cuts reads unsurely through any grid, and a
     # block's cells across it read no worse: `tune-small4.yaml` 153)
     only_sure: bool = False
+
+    @property
+    def late(self) -> bool:
+        """Whether the others are looked for only after the grid's own reading, where that reads unlike tiles: a grid
+        of COARSE_MOST to MANY_CELLS times a game's tiles cells, most often a true board, whose own cells read once
+        more would cost a 72-tile board 25-50 ms (`pipeline.predict`)."""
+        return self.offers is not None and COARSE_MOST < len(self.cells) <= MANY_CELLS * GAME_TILES
 
     @cached_property
     def others(self) -> tuple[Grid, ...]:
@@ -137,8 +140,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
 
     def grid_of(found: Found, others: Callable[[], list[Found]] | None = None,
-                late: bool = False, sure_others: Callable[[], list[Found]] | None = None,
-                only_sure: bool = False) -> Grid:
+                sure_others: Callable[[], list[Found]] | None = None, only_sure: bool = False) -> Grid:
         """A grid (working px -> board units, its cells) in picture px, with what finds the others the reading may
         take (None: no other) and those it takes only where their cells read as tiles (`sure_others`)."""
         to_board, cells = found
@@ -148,7 +150,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
             return (*(grid_of(o) for o in others() if o[1]), *(grid_of(o, only_sure=True) for o in sure if o[1]))
 
         return Grid(to_board @ np.diag([scale, scale, 1.0]), cells, table_lab, table_cut, _under_arm(skin, to_board),
-                    _touched(arm, to_board), None if others is None else offers, late, only_sure)
+                    _touched(arm, to_board), None if others is None else offers, only_sure)
 
     quad = _single_tile(board_mask, STRIP_MOST)
     if quad is not None:
@@ -194,8 +196,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     searched = _searched(grey, board_mask, raw_mask, arm)
     if searched is None:
         return None
-    late = COARSE_MOST < len(searched[1]) <= MANY_CELLS * GAME_TILES
-    return grid_of(searched, lambda: _offered(grey, board_mask, raw_mask, arm, *searched), late,
+    return grid_of(searched, lambda: _offered(grey, board_mask, raw_mask, arm, *searched),
                    lambda: _stretched(board_mask, raw_mask, arm, *searched))
 
 
@@ -265,7 +266,7 @@ def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, ar
 
 
 def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None,
-             to_board: np.ndarray, cells: list[Cell]) -> list[tuple[np.ndarray, list[Cell]]]:
+             to_board: np.ndarray, cells: list[Cell]) -> list[Found]:
     """The other grids (working px -> board units, with their occupied cells) the reading may take for the combs'
     grid, each refitted to the outline: where it has HALVED_MOST cells at most, the grid at half its pitch (tiles
     laid a little apart fit a grid at twice their pitch as well); where it has more than MANY_CELLS times a game's
@@ -283,8 +284,7 @@ def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm
     else:
         guesses = [fitted for rect in _rectifiers(grey, board_mask, arm)
                    for _, fitted in _comb_fits(grey, board_mask, rect, arm, outline)]
-    fits = [_fit_outline(guess, outline)[0] for guess in guesses]
-    return [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
+    return _refitted(guesses, outline, raw_mask)
 
 
 def _stretched(board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None, to_board: np.ndarray,
@@ -295,8 +295,13 @@ def _stretched(board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | N
     wrong one: the reading takes one only where its cells read as tiles (`Grid.only_sure`)."""
     if not HALVED_MOST < len(cells) <= COARSE_MOST:
         return []
-    outline = _outline_points(board_mask, arm)
     guesses = [_times(to_board, k, a, b, down) for k, down in STRETCHES for a in range(k) for b in range(down)]
+    return _refitted(guesses, _outline_points(board_mask, arm), raw_mask)
+
+
+def _refitted(guesses: list[np.ndarray], outline: np.ndarray, raw_mask: np.ndarray) -> list[Found]:
+    """Each guessed grid refitted to the outline, with its occupied cells, where it has some and no more than a
+    game's tiles."""
     fits = [_fit_outline(guess, outline)[0] for guess in guesses]
     return [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
 

@@ -75,7 +75,8 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
         return {"tiles": [], "meeples": []}
     calibration = calibration or Calibration()
     grid = _read_as(image, grid)
-    readings, meeples, cells = read_board(image, grid, calibration, fits=(fits := []))
+    fits: list[float] = []
+    readings, meeples, cells = read_board(image, grid, calibration, fits=fits)
     if grid.late and fits[0] < OWN_SURE:
         other = _taken(image, grid, _fit(image, grid))
         if other is not grid:
@@ -377,8 +378,9 @@ def _taken(image: np.ndarray, grid: Grid, own: float) -> Grid:
     tiles itself."""
     if own >= OWN_SURE or not grid.others:
         return grid
-    fits = [fit if fit >= OWN_SURE or not other.only_sure else -np.inf
-            for other, fit in ((other, _fit(image, other)) for other in grid.others)]
+    fits = [_fit(image, other) for other in grid.others]
+    fits = [-np.inf if other.only_sure and fit < OWN_SURE else fit
+            for other, fit in zip(grid.others, fits, strict=True)]
     best = int(np.argmax(fits))
     return grid.others[best] if fits[best] >= own + OTHER_FIT else grid
 
