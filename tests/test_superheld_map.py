@@ -49,6 +49,22 @@ def test_adjacency_is_keyed_by_code_for_measured_outlines() -> None:
     assert adjacency(cards) == {"9H": {"2S"}, "2S": {"9H"}, "KC": set()}
 
 
+def test_adjacency_swept_along_x_is_every_touching_pair() -> None:
+    """The sweep compares each card only with the cards starting near it along x: on random tables of cards
+    laid loosely, overlapping, either way round and of odd sizes, it finds exactly the pairs `touching` finds."""
+    rng = random.Random(7)
+    for _ in range(400):
+        n = rng.randint(0, 24)
+        if rng.random() < 0.5:
+            cards = {k: card_rect((k % 6) * 63 + rng.uniform(-8, 8), (k // 6) * 88 + rng.uniform(-8, 8),
+                                  rng.choice(["portrait", "landscape"])) for k in range(n)}
+        else:
+            cards = {k: Rect(rng.uniform(0, 250), rng.uniform(0, 250), rng.uniform(5, 100), rng.uniform(5, 100))
+                     for k in range(n)}
+        pairs = {k: {j for j in cards if j != k and touching(cards[k], cards[j])} for k in cards}
+        assert adjacency(cards) == pairs
+
+
 def test_grid_form_is_four_neighbourhood() -> None:
     rects = {(c, r): grid_rect(c, r) for c in range(3) for r in range(3)}
     adj = adjacency(rects)

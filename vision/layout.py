@@ -22,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from engine.superheld.map import Rect, adjacency
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM
 from vision.cards.grid import map_grid, on_cells
 from vision.detections import CardDetections
@@ -134,25 +135,9 @@ def _rects(outlines_mm: np.ndarray) -> list[tuple[float, float, float, float]]:
 
 
 def _adjacency(rects: list[tuple[float, float, float, float]]) -> set[tuple[int, int]]:
-    try:
-        from engine.superheld.map import Rect, adjacency
-    except ImportError:  # the engine's map is not there: the same rule, kept here
-        return _own_adjacency(rects)
+    """The edge-adjacent pairs (i < j), by the engine's own rule: what the referee checks is what is drawn."""
     adj = adjacency({i: Rect(*r) for i, r in enumerate(rects)})
     return {(min(i, j), max(i, j)) for i, js in adj.items() for j in js}
-
-
-def _own_adjacency(rects: list[tuple[float, float, float, float]], gap: float = 6.0,
-                   stretch: float = 10.0) -> set[tuple[int, int]]:
-    edges = set()
-    for i, a in enumerate(rects):
-        for j in range(i + 1, len(rects)):
-            b = rects[j]
-            ox = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
-            oy = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-            if (abs(ox) <= gap and oy >= stretch) or (abs(oy) <= gap and ox >= stretch):
-                edges.add((i, j))
-    return edges
 
 
 def superheld_map(dets: CardDetections, homography: np.ndarray | None) -> dict[str, Any]:

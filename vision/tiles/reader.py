@@ -39,6 +39,7 @@ BETWEEN = (0.36, 0.44)  # deeper in on the diagonal: field there between two sep
 # on the diagonal between two city edges, px from the corner of the 3 px windows whose least not-field share tells a
 # field wedge between two caps (I) from one corner city (N, M), whose wall the catalog draws 0.42 tile in
 WEDGE_PX = range(10, 19)
+WEDGE_LEAST = 3  # of the WEDGE_PX windows, seen at least: a figure on one cap hides the deeper ones (session 47)
 SEEN_GRID = 16  # cells per tile side of the coarse map of what meeples and hands leave seen
 
 
@@ -60,7 +61,8 @@ class TileFeatures:
     clearest: np.ndarray  # (4,)
     between: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) NE SE SW NW, BETWEEN boxes
     onward: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))  # (4,) the road crossing, run on further
-    # (4,) NE SE SW NW: the least not-field share along the diagonal (`WEDGE_PX`), NaN where any of it is hidden
+    # (4,) NE SE SW NW: the least not-field share along the diagonal's seen windows (`WEDGE_PX`), NaN where under
+    # WEDGE_LEAST of them are seen
     wedge: np.ndarray = field(default_factory=lambda: np.full(4, np.nan))
     # (SEEN_GRID, SEEN_GRID) share of each cell seen: where a meeple hides a spot the matcher expects something
     seen: np.ndarray = field(default_factory=lambda: np.ones((SEEN_GRID, SEEN_GRID)))
@@ -185,8 +187,8 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     between = np.stack([share(hits, box) for box in BETWEEN_BOXES])  # (4, T)
     # Modern art's deep caps meet near the corner and fill the boxes between them about as much as a corner city;
     # the field between them still reaches along the diagonal, a wedge a few px wide that a box's mean hides.
-    # Any window hidden: NaN (min propagates it), no evidence.
-    wedge = np.stack([np.stack([share(hits, boxes[c]) for boxes in WEDGE_BOXES]).min(axis=0) for c in range(4)])
+    # The windows a figure hides are left out: NaN (no evidence) only where fewer than WEDGE_LEAST are seen.
+    wedge = np.stack([_least_seen(np.stack([share(hits, boxes[c]) for boxes in WEDGE_BOXES])) for c in range(4)])
     blues = share(shields, (0.1, 0.1, 0.9, 0.9))
     whole = box_sum(seen, ox, oy, 0, 0, PATCH, PATCH) / (PATCH * PATCH)
     step = np.linspace(0, PATCH, SEEN_GRID + 1).round().astype(int)
@@ -204,6 +206,13 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
                          float(whole[t]), clearest[:, t], between[:, t], onward[:, t], wedge[:, t], cells[t], leads[t],
                          tints[t], city[t] / area[0])
             for t in range(len(origins))]
+
+
+def _least_seen(shares: np.ndarray) -> np.ndarray:
+    """(T,) the least of each tile's seen window shares (windows, T), NaN where under WEDGE_LEAST are seen."""
+    seen = ~np.isnan(shares)
+    least = np.where(seen, shares, np.inf).min(axis=0)
+    return np.where(seen.sum(axis=0) >= WEDGE_LEAST, least, np.nan)
 
 
 def _tints(per_cell: Callable[[np.ndarray], np.ndarray], city: np.ndarray, tint: np.ndarray,
