@@ -121,6 +121,25 @@ class Grid:
         return cv2.perspectiveTransform(square, np.linalg.inv(self.to_board))[0]
 
 
+@dataclass(eq=False)
+class _Seen:
+    """The board as the comb search sees it, with the outline and rectifications each grid it tries reads (traced
+    once, when first asked for: a lone tile or a strip may never need them)."""
+
+    grey: np.ndarray
+    board_mask: np.ndarray
+    raw_mask: np.ndarray
+    arm: np.ndarray | None
+
+    @cached_property
+    def outline(self) -> np.ndarray:
+        return _outline_points(self.board_mask, self.arm)
+
+    @cached_property
+    def rects(self) -> list[np.ndarray]:
+        return _rectifiers(self.grey, self.board_mask, self.arm)
+
+
 def find_grid(image: np.ndarray) -> Grid | None:
     """The board's grid, or None when no tile-like region is found."""
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
@@ -138,6 +157,7 @@ def find_grid(image: np.ndarray) -> Grid | None:
     if board_mask.sum() < 100:
         return None
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    seen = _Seen(grey, board_mask, raw_mask, arm)
 
     def grid_of(found: Found, others: Callable[[], list[Found]] | None = None,
                 sure_others: Callable[[], list[Found]] | None = None, only_sure: bool = False) -> Grid:
@@ -175,10 +195,10 @@ def find_grid(image: np.ndarray) -> Grid | None:
                 # a few tiles in strong perspective can look as squarish as one, their seams no stronger than a
                 # tile's art, and an L of three tiles fills its hull nearly as a notched tile does (or a strip's):
                 # the combs' grid and the others it offers, where they hold a few cells
-                searched = _searched(grey, board_mask, raw_mask, arm)
+                searched = _searched(seen)
                 if searched is None:
                     return []
-                offered = _offered(grey, board_mask, raw_mask, arm, *searched)
+                offered = _offered(seen, *searched)
                 return [g for g in (searched, *offered) if 2 <= len(g[1]) <= SPLIT_MOST]
 
             def recounted() -> list[tuple[np.ndarray, list[Cell]]]:
@@ -193,19 +213,17 @@ def find_grid(image: np.ndarray) -> Grid | None:
             if squarish:
                 return grid_of((to_board, cells), split)
             return grid_of((to_board, cells), recounted, sure_others=blocks)
-    searched = _searched(grey, board_mask, raw_mask, arm)
+    searched = _searched(seen)
     if searched is None:
         return None
-    return grid_of(searched, lambda: _offered(grey, board_mask, raw_mask, arm, *searched),
-                   lambda: _stretched(board_mask, raw_mask, arm, *searched))
+    return grid_of(searched, lambda: _offered(seen, *searched), lambda: _stretched(seen, *searched))
 
 
-def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None
-              ) -> tuple[np.ndarray, list[Cell]] | None:
+def _searched(seen: _Seen) -> tuple[np.ndarray, list[Cell]] | None:
     """The grid the combs find (working px -> board units) and its occupied cells, checked for a multiple or a
     fraction of the tiles' pitch; None where no comb fits or no cell is occupied."""
-    outline = _outline_points(board_mask, arm)
-    rects = _rectifiers(grey, board_mask, arm)
+    grey, board_mask, raw_mask, arm, outline, rects = (seen.grey, seen.board_mask, seen.raw_mask, seen.arm,
+                                                       seen.outline, seen.rects)
     found = _best_comb(grey, board_mask, rects[0], arm, outline)
     if found is None:
         return None
@@ -265,8 +283,7 @@ def _searched(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, ar
     return (to_board, cells) if cells else None
 
 
-def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None,
-             to_board: np.ndarray, cells: list[Cell]) -> list[Found]:
+def _offered(seen: _Seen, to_board: np.ndarray, cells: list[Cell]) -> list[Found]:
     """The other grids (working px -> board units, with their occupied cells) the reading may take for the combs'
     grid, each refitted to the outline: where it has HALVED_MOST cells at most, the grid at half its pitch (tiles
     laid a little apart fit a grid at twice their pitch as well); where it has more than MANY_CELLS times a game's
@@ -274,7 +291,6 @@ def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm
     (`_comb_fits`); else the grid at twice its pitch at each of its four phases (a small board's combs at half the
     pitch, its cells in no whole 2 x 2 blocks the `_whole_blocks` check would see), and beyond COARSE_MOST cells at
     four times it at each of its sixteen (at a quarter of the pitch: `tune-small6.yaml` 94, 157)."""
-    outline = _outline_points(board_mask, arm)
     if len(cells) <= HALVED_MOST:
         guesses = [np.diag([2.0, 2.0, 1.0]) @ to_board]
     elif len(cells) <= MANY_CELLS * GAME_TILES:
@@ -282,13 +298,12 @@ def _offered(grey: np.ndarray, board_mask: np.ndarray, raw_mask: np.ndarray, arm
         if len(cells) > COARSE_MOST:  # a small board's combs at a quarter of the pitch: each tile 4 x 4 cells
             guesses += [_times(to_board, 4, x, y) for x in range(4) for y in range(4)]
     else:
-        guesses = [fitted for rect in _rectifiers(grey, board_mask, arm)
-                   for _, fitted in _comb_fits(grey, board_mask, rect, arm, outline)]
-    return _refitted(guesses, outline, raw_mask)
+        guesses = [fitted for rect in seen.rects
+                   for _, fitted in _comb_fits(seen.grey, seen.board_mask, rect, seen.arm, seen.outline)]
+    return _refitted(guesses, seen)
 
 
-def _stretched(board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | None, to_board: np.ndarray,
-               cells: list[Cell]) -> list[Found]:
+def _stretched(seen: _Seen, to_board: np.ndarray, cells: list[Cell]) -> list[Found]:
     """Where the combs' grid has more than HALVED_MOST cells and COARSE_MOST at most, the grids at STRETCHES times its
     pitch across and down at each of their phases, refitted to the outline: combs at different fractions of the
     pitch on the two axes (`tune-small8.yaml` 233: half across, a third down). Many phases, so many chances for a
@@ -296,14 +311,14 @@ def _stretched(board_mask: np.ndarray, raw_mask: np.ndarray, arm: np.ndarray | N
     if not HALVED_MOST < len(cells) <= COARSE_MOST:
         return []
     guesses = [_times(to_board, k, a, b, down) for k, down in STRETCHES for a in range(k) for b in range(down)]
-    return _refitted(guesses, _outline_points(board_mask, arm), raw_mask)
+    return _refitted(guesses, seen)
 
 
-def _refitted(guesses: list[np.ndarray], outline: np.ndarray, raw_mask: np.ndarray) -> list[Found]:
+def _refitted(guesses: list[np.ndarray], seen: _Seen) -> list[Found]:
     """Each guessed grid refitted to the outline, with its occupied cells, where it has some and no more than a
     game's tiles."""
-    fits = [_fit_outline(guess, outline)[0] for guess in guesses]
-    return [(f, c) for f in fits if 0 < len(c := _occupied(raw_mask, f)) <= GAME_TILES]
+    fits = [_fit_outline(guess, seen.outline)[0] for guess in guesses]
+    return [(f, c) for f in fits if 0 < len(c := _occupied(seen.raw_mask, f)) <= GAME_TILES]
 
 
 def _touched(mask: np.ndarray | None, to_board: np.ndarray) -> frozenset[Cell]:

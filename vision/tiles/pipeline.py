@@ -60,6 +60,7 @@ OTHER_FIT = 3.0
 # mean log-fit of a grid's own cells from which no other grid is looked for (session 45, the four small tuning sets:
 # every other grid taken was taken from a grid that read -10.6 or worse; 17 of 772 kept grids read under -6)
 OWN_SURE = -6.0
+RIM_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # the px round a figure it hides too
 ROOF_AREA = 0.029  # tiles squared: a figure on a monastery this small may be the roof's paint (`_not_roofs`; chosen
 # on the tuning sets between a roof's blob of 0.028 and a red meeple's of 0.0295, both scored under the verifier's bar)
 
@@ -128,10 +129,11 @@ def read_board(image: np.ndarray, grid: Grid, calibration: Calibration, trace: d
                                                                                         reach, unlike_table), stands)
     beside = np.zeros(board.shape[:2], np.uint8)  # shields that joined a meeple of their colour
     blobs = [_figure_only(blob, to_patch, beside) if _shield_blue(blob, blue) else blob for blob in blobs]
-    hidden = np.zeros(board.shape[:2], np.uint8)
+    figures = np.zeros(board.shape[:2], np.uint8)
     for blob in blobs:
-        blob.paint(hidden)
-    hidden = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0
+        blob.paint(figures)
+    hidden = cv2.dilate(figures, RIM_KERNEL) > 0
+    beside |= _peeking(blue, hidden & (figures == 0), blobs)
     shields = _not_meeple(blue, hidden, blobs) | (beside > 0)
     # a tile at the rim is read where its sides show it against the table (an arm's rim, a figure, show no side)
     shifts = rim_shifts(unlike_table, seen & ~hidden, cells, x0, y0, grid.by_arm)
@@ -193,6 +195,21 @@ def _not_meeple(blue: np.ndarray, hidden: np.ndarray, blobs: list[Blob]) -> np.n
             out = out.copy() if out is blue else out
             out[y0:y1, x0:x1] &= ~mostly[labels]
     return out
+
+
+def _peeking(blue: np.ndarray, rim: np.ndarray, blobs: list[Blob]) -> np.ndarray:
+    """(uint8) The shield blue in the rim the figures' hidden mask grows them by (`RIM_KERNEL`), beside figures that
+    are not blue: a shield a knight stands in front of peeks out round its head by a px or two, which the grown mask
+    hid (`tune5.yaml` 169: an S read T). A figure whose own paint reads shield blue (a blue one, or a black one lit
+    navy: `tune-small8.yaml` 186, 0.94 of its px) has a blue rim of its own, so the rims of those are left out."""
+    own = np.zeros(blue.shape, np.uint8)
+    for blob in blobs:
+        x, y = blob.origin
+        h, w = blob.crop.shape
+        if blob.colour == "blue" or blue[y:y + h, x:x + w][blob.crop].mean() > 0.02:
+            blob.paint(own)
+    own = cv2.dilate(own, RIM_KERNEL) > 0
+    return (blue & rim & ~own).view(np.uint8)
 
 
 def _shield_blue(blob: Blob, blue: np.ndarray) -> bool:
