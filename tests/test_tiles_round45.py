@@ -46,3 +46,12 @@ def test_a_shield_peeking_round_a_black_knight_is_seen(tile_board: Callable[[str
     tally = tile_board("tune5", 169)
     assert tally.tiles == tally.tiles_right == 8
     assert tally.meeples_right == tally.meeples == 2
+
+
+def test_a_reading_of_more_tiles_than_a_game_holds_by_half_is_no_board(
+        tile_board: Callable[[str, int], Tally]) -> None:
+    """tune-small3 144: a strip of two tiles on a streaked table, whose streaks join the board mask; the combs found a
+    tenth of the pitch and every cell of art read as a tile, 254 tiles. No reading now, not 252 phantom tiles."""
+    tally = tile_board("tune-small3", 144)
+    assert tally.tiles == 2 and tally.tiles_missed == 2
+    assert tally.tiles_extra == 0 and tally.meeples_extra == 0

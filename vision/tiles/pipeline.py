@@ -17,7 +17,7 @@ import numpy as np
 from vision.table import table_distance
 from vision.tiles import verifier
 from vision.tiles.catalog import GAME_TILES, TILES
-from vision.tiles.grid import Grid, find_grid
+from vision.tiles.grid import MANY_CELLS, Grid, find_grid
 from vision.tiles.matcher import Reading, catalog_fit, match_board
 from vision.tiles.meeples import (
     CANDIDATE_DISTANCES,
@@ -83,7 +83,10 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
         if other is not grid:
             grid = other
             readings, meeples, cells = read_board(image, grid, calibration)
-    if not cells:
+    if not cells or len(cells) > MANY_CELLS * GAME_TILES:
+        # more tiles than a game holds by half: no board, but combs at a fraction of the pitch whose every cell of art
+        # read as a tile (`tune-small3.yaml` 144: a strip of two on a streaked table read as 254), and no grid offered
+        # read better; a reading of no board tells the player what a wrong one would not
         return {"tiles": [], "meeples": []}
     return to_json(grid, readings, meeples, cells, start_cell)
 
