@@ -35,6 +35,16 @@ EDGE_SIGMA = 0.2
 # weighs the stub against a field at EDGE_SIGMA (tuning sets, tiles mended and broken: 0.2 9 and 3, 0.12 16 and 5,
 # 0.1 20 and 7; meeples on the tiles that changed -1, -1, -2)
 ONWARD_SIGMA = 0.12
+# a corner city's edge (N, M, O, P) reads thin towards the far corner, where its curved wall meets the side: the wall's
+# paint and blur leave a road-wide window there mostly field (the small tuning sets, 2632 such edges: `clearest` 0.81
+# at the median, 0.33-0.42 at the 5th percentile, against a city edge's 0.95), which a road's model reads better than
+# a city's. A corner city's hypotheses read each of its edges also by its end at the city's corner and its middle
+# alone, as a city's, less THIN_PENALTY, where that reads it better and that end reads city (THIN_END at least, and
+# the middle half): an I's caps, a cap's edge and a road's are thin at that end too, a corner city's is not. The edge
+# kinds neighbours hear stay the kinds' own, and how like catalog tiles a grid's cells read (`catalog_fit`, the
+# reading's `fits`) is judged without it: a grid a picture allows is chosen by the catalog's geometry alone.
+THIN_PENALTY = 4.5
+THIN_END = 0.8
 SHAPE_SIGMA = 0.3
 # blue share above which a shield is seen: plain tiles read none (on the tuning sets 0 but for 1 in 2700, at 0.0028),
 # so the few shield pixels a meeple leaves seen count (round 17: the cut was 0.004)
@@ -146,6 +156,33 @@ def _edge_logliks(features: list[TileFeatures]) -> np.ndarray:
     return out
 
 
+def _thin_gain(features: list[TileFeatures], reads: np.ndarray) -> np.ndarray:
+    """(T, 4, 2): how much better each edge reads as a city by its end box (`TileFeatures.ends`) and middle alone,
+    less THIN_PENALTY, than by the city's whole model, or 0; 0 where that end is hidden."""
+    side, middle, _ = edge_models()["C"]
+    ends = np.stack([f.ends for f in features])  # (T, 4, 2)
+    middles = np.stack([f.middles for f in features])[..., None]  # (T, 4, 1)
+    thin = -((ends - side) ** 2 + np.nan_to_num(middles - middle) ** 2) / (2 * EDGE_SIGMA**2) - THIN_PENALTY
+    gain = np.maximum(thin - reads[..., EDGE_KINDS.index("C"), None], 0.0)
+    with np.errstate(invalid="ignore"):
+        city = (ends >= THIN_END) & (middles >= 0.5)  # hidden (NaN): no evidence
+    return np.where(city, gain, 0.0)
+
+
+def _corner_ends(letter: str, rotation: int) -> np.ndarray:
+    """(4, 2) one-hot per edge N E S W: its end box (as `TileFeatures.ends`) at its corner city's corner; none where
+    the edge is no corner city's (N, M, O, P: a city of two edges side by side)."""
+    out = np.zeros((4, 2))
+    for part in TILES[letter].city_parts(rotation):
+        e1, e2 = sorted(DIRECTIONS.index(d) for d in part.edges) if len(part.edges) == 2 else (0, 0)
+        if e2 - e1 not in (1, 3):
+            continue
+        corner = e1 if e2 == e1 + 1 else e2  # NE SE SW NW: corner k lies between edges k and k + 1
+        for e in (e1, e2):
+            out[e, 1 if corner == e else 0] = 1.0  # edge e's first end lies at corner e - 1, its second at corner e
+    return out
+
+
 @dataclass(frozen=True)
 class _Table:
     """Every hypothesis as arrays, so a tile is scored against all of them at once."""
@@ -157,6 +194,7 @@ class _Table:
     between: np.ndarray  # (H, 4)
     wedge: np.ndarray  # (H, 4)
     city_corner: np.ndarray  # (H, 4) bool: the corner lies between two city edges
+    corner_ends: np.ndarray  # (H, 4, 2) one-hot: a corner city's edges' end at its corner (`_corner_ends`)
     twins: np.ndarray  # (H,) int: hypotheses with the same edges N E S W share a number
     shield: np.ndarray  # (H,) bool
     prior: np.ndarray  # (H,)
@@ -188,6 +226,7 @@ def _table() -> _Table:
         wedge=np.array([expected[h].wedge for h in keys]),
         city_corner=np.array([[edges[k] == "C" and edges[(k + 1) % 4] == "C" for k in range(4)]
                               for edges in (TILES[letter].edges(r) for letter, r in keys)]),
+        corner_ends=np.stack([_corner_ends(letter, r) for letter, r in keys]),
         twins=np.unique([TILES[letter].edges(r) for letter, r in keys], axis=0, return_inverse=True)[1].ravel(),
         shield=np.array([any(p.shield for p in TILES[letter].cities) for letter, _ in keys]),
         prior=np.array([PRIOR_WEIGHT * np.log(TILES[letter].count / total) for letter, _ in keys]),
@@ -261,6 +300,8 @@ def match_board(features: dict[Cell, TileFeatures], feet: dict[Cell, list[tuple[
     reads, own = _own(features, feet)
     if fits is not None:
         fits.append(float(own.max(axis=1).mean()))
+    # once the grid is taken (the fits judge it by the catalog's own geometry): a corner city's thin edges
+    own = own + np.einsum("tek,hek->th", _thin_gain(list(features.values()), reads), _table().corner_ends)
     index = {cell: k for k, cell in enumerate(cells)}
     # across[t, e]: the tile sharing edge e of tile t, or -1
     across = np.full((len(cells), 4), -1)

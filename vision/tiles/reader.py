@@ -73,6 +73,9 @@ class TileFeatures:
     tint: np.ndarray = field(default_factory=lambda: np.zeros((SEEN_GRID, SEEN_GRID)))
     # (SEEN_GRID, SEEN_GRID) share of each cell that is seen and not field (city, road, shield): what `tint` averages
     cover: np.ndarray = field(default_factory=lambda: np.zeros((SEEN_GRID, SEEN_GRID)))
+    # (4, 2) N E S W: the not-field share of each edge's two side boxes (`SIDES`), the one at the corner before the edge
+    # clockwise first (NW for N), then the one at the corner after it (NE for N); NaN where hidden
+    ends: np.ndarray = field(default_factory=lambda: np.full((4, 2), np.nan))
 
 
 def green_lead(bgr: np.ndarray) -> np.ndarray:
@@ -204,7 +207,7 @@ def read_tiles(not_field: np.ndarray, blue: np.ndarray, valid: np.ndarray, origi
     tints = np.zeros_like(cells) if tint is None else _tints(per_cell, city_px, tint, city)
     return [TileFeatures(side_means[:, t], middles[:, t], float(centre[t]), corners[:, t], float(blues[t]),
                          float(whole[t]), clearest[:, t], between[:, t], onward[:, t], wedge[:, t], cells[t], leads[t],
-                         tints[t], city[t] / area[0])
+                         tints[t], city[t] / area[0], sides[:, :, t])
             for t in range(len(origins))]
 
 
