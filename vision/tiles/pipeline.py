@@ -207,9 +207,7 @@ def _peeking(blue: np.ndarray, rim: np.ndarray, blobs: list[Blob]) -> np.ndarray
     navy: `tune-small8.yaml` 186, 0.94 of its px) has a blue rim of its own, so the rims of those are left out."""
     own = np.zeros(blue.shape, np.uint8)
     for blob in blobs:
-        x, y = blob.origin
-        h, w = blob.crop.shape
-        if blob.colour == "blue" or blue[y:y + h, x:x + w][blob.crop].mean() > 0.02:
+        if blob.colour == "blue" or _blue_share(blob, blue) > 0.02:
             blob.paint(own)
     own = cv2.dilate(own, RIM_KERNEL) > 0
     return (blue & rim & ~own).view(np.uint8)
@@ -217,9 +215,14 @@ def _peeking(blue: np.ndarray, rim: np.ndarray, blobs: list[Blob]) -> np.ndarray
 
 def _shield_blue(blob: Blob, blue: np.ndarray) -> bool:
     """Whether a blob is mostly shield blue (a blue meeple), so a shield beside it may have joined it."""
+    return _blue_share(blob, blue) > 0.5
+
+
+def _blue_share(blob: Blob, blue: np.ndarray) -> float:
+    """The share of a blob's px that read shield blue."""
     x, y = blob.origin
     h, w = blob.crop.shape
-    return bool(blue[y:y + h, x:x + w][blob.crop].mean() > 0.5)
+    return float(blue[y:y + h, x:x + w][blob.crop].mean())
 
 
 def _figure_only(blob: Blob, to_patch: np.ndarray, beside: np.ndarray) -> Blob:
