@@ -16,6 +16,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("config", nargs="?", type=Path, default=DEFAULT_CONFIG,
                    help="an evaluation set (datasets/tiles/*.yaml; default: heldout.yaml)")
     p.add_argument("--boards", type=int, default=None, help="override the number of boards")
+    p.add_argument("--jpeg", type=int, default=None, metavar="Q",
+                   help="read each picture saved again as a JPEG of this quality, 10-100 (a webcam's MJPEG stream)")
+    p.add_argument("--noise", type=float, default=0.0, metavar="SD",
+                   help="read each picture with sensor noise of this many grey levels, 0-50 (a dim room)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="read each picture resized by this factor, 0.25-2 (a camera further off or nearer)")
+    p.add_argument("--light", type=float, default=1.0,
+                   help="read each picture with its light multiplied by this factor, 0.3-2 (a dimmer room)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -38,14 +46,26 @@ def load_config(path: Path, boards: int | None):  # -> EvalConfig (imported lazi
     return config
 
 
+def degradation(args: argparse.Namespace):  # -> Degradation (imported lazily, as load_config's)
+    from vision.tiles.evaluate import Degradation
+
+    try:
+        return Degradation(jpeg=args.jpeg, noise=args.noise, scale=args.scale, light=args.light)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.tiles.evaluate import evaluate
 
-    result = evaluate(load_config(args.config, args.boards))
+    how = degradation(args)
+    result = evaluate(load_config(args.config, args.boards), how)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return 0
     print(f"{result['set']}: {result['boards']} boards, {result['tiles']} tiles, {result['meeples']} meeples")
+    if "degradation" in result:
+        print("pictures degraded: " + ", ".join(f"{k} {v}" for k, v in result["degradation"].items()))
     print(f"tiles: letter+rotation {result['tile_accuracy']:.2%}, missed {result['tiles_missed']}, "
           f"extra {result['tiles_extra']}, hidden by hands {result['tiles_hidden_by_hands']}")
     print(f"meeples: colour+feature {result['meeple_accuracy']:.2%}, missed {result['meeples_missed']}, "
