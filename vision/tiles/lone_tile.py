@@ -10,6 +10,10 @@ import numpy as np
 
 INNER_RATIO = 0.5  # edge strength midway between a squarish outline's would-be tile borders against them, at most
 MAX_INNER = 5  # tiles across a squarish outline looked for
+# edge strength (Sobel, blurred grey levels) added to both sides of that ratio: flat art shows no edge along most
+# lines, and none midway against none on the borders is no border (a flat lone tile saved again as a coarse JPEG:
+# some lines 0.0 midway against 0.0 to 0.2 on the would-be borders, read as 5 x 5 tiles)
+INNER_FLOOR = 1.0
 SQUARISH = 1.55  # a lone tile's outline sides' ratio at most (perspective)
 # a board that is one convex quadrilateral whose sides' ratio lies above SQUARISH and up to this is a strip of tiles
 # one tile wide, counted by its borders (`_strip_tiles`; session 39, `tune-small.yaml`: two tiles were read as one
@@ -55,7 +59,7 @@ def _inner_borders(grey: np.ndarray, to_unit: np.ndarray) -> tuple[int, int]:
         for n in range(2, MAX_INNER + 1):
             borders = strength(axis, np.arange(1, n) / n)
             between = strength(axis, (np.arange(n) + 0.5) / n)
-            ratio[axis][n] = float(np.median(between) / max(float(borders.min()), 1e-6))
+            ratio[axis][n] = float((np.median(between) + INNER_FLOOR) / (float(borders.min()) + INNER_FLOOR))
     # the outline is squarish, so the counts across and down are alike (3 x 2 is, 2 x 1 is not)
     pairs = [(nx, ny) for nx in ratio[0] for ny in ratio[1] if max(nx, ny) <= 1.5 * min(nx, ny)]
     return min(pairs, key=lambda c: (max(ratio[0][c[0]], ratio[1][c[1]]), c[0] * c[1]))  # both axes must show them
