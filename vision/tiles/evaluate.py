@@ -296,4 +296,3 @@ def evaluate(config: EvalConfig, degradation: Degradation | None = None) -> dict
     if not degradation.none:
         out["degradation"] = {k: v for k, v in vars(degradation).items() if v != getattr(Degradation(), k)}
     return out
-
