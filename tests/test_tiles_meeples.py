@@ -296,7 +296,7 @@ def test_an_unsure_meeple_is_looked_at_again_in_its_colour_as_the_board_shows_it
 def test_the_board_shows_a_colour_as_its_sure_meeples_do() -> None:
     """Two sure red meeples of one Lab colour: the calibrated red moves 2/3 of the way to it (one would move it
     half); a colour without sure meeples is not given."""
-    from vision.tiles.meeples import _board_colours
+    from vision.tiles.meeples import _board_colours, _sure_colours
 
     lab = np.zeros((100, 200, 3), np.uint8)
     lab[10:30, 10:25] = (120, 170, 150)
@@ -304,10 +304,10 @@ def test_the_board_shows_a_colour_as_its_sure_meeples_do() -> None:
     crop = np.ones((20, 15), bool)
     sure = [Blob("red", (17.0, 30.0), (10, 10), crop), Blob("red", (157.0, 70.0), (150, 50), crop)]
     cal = Calibration({"red": np.array([90.0, 180.0, 160.0], np.float32), "blue": np.array([80.0, 140.0, 80.0])})
-    shown = _board_colours(sure, 48, cal, lab, [0.95, 0.97])
+    shown = _board_colours(_sure_colours(sure, 48, lab, [0.95, 0.97]), cal)
     assert set(shown) == {"red"}
     assert np.allclose(shown["red"], [110.0, 173.3333, 153.3333], atol=1e-3)
-    one = _board_colours(sure[:1], 48, cal, lab, [0.95])
+    one = _board_colours(_sure_colours(sure[:1], 48, lab, [0.95]), cal)
     assert np.allclose(one["red"], [105.0, 175.0, 155.0])
 
 

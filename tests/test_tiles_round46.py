@@ -56,7 +56,7 @@ def _lit(lab: tuple[float, float, float], light: float) -> np.ndarray:
 
 
 def test_a_colour_without_sure_meeples_is_carried_through_the_light_the_others_show() -> None:
-    from vision.tiles.meeples import BOARD_SHIFT, Blob, Calibration, _carried, _distance
+    from vision.tiles.meeples import BOARD_SHIFT, Blob, Calibration, _carried, _distance, _sure_colours
 
     cal = Calibration({"blue": np.array([91.0, 146.0, 75.0], np.float32),
                        "black": np.array([36.0, 128.0, 125.0], np.float32),
@@ -67,7 +67,7 @@ def test_a_colour_without_sure_meeples_is_carried_through_the_light_the_others_s
     lab[50:70, 150:165] = np.round(_lit(tuple(cal.colours["black"]), 0.8))
     crop = np.ones((20, 15), bool)
     sure = [Blob("blue", (17.0, 30.0), (10, 10), crop), Blob("black", (157.0, 70.0), (150, 50), crop)]
-    carried = _carried(sure, 48, cal, lab, [0.95, 0.97])
+    carried = _carried(_sure_colours(sure, 48, lab, [0.95, 0.97]), cal)
     assert set(carried) == {"yellow", "red"}  # the sure colours are shown as they are (`_board_colours`)
     for name in carried:
         truth = _lit(tuple(cal.colours[name]), 0.8)
@@ -76,9 +76,9 @@ def test_a_colour_without_sure_meeples_is_carried_through_the_light_the_others_s
     # the same light as the calibration shot: every colour stays where it was calibrated
     lab[10:30, 10:25] = np.round(cal.colours["blue"])
     lab[50:70, 150:165] = np.round(cal.colours["black"])
-    for name, colour in _carried(sure, 48, cal, lab, [0.95, 0.97]).items():
+    for name, colour in _carried(_sure_colours(sure, 48, lab, [0.95, 0.97]), cal).items():
         assert float(_distance(colour, cal.colours[name])) < 2.0
-    assert _carried([], 48, cal, lab, []) == {}  # no sure meeple, no light to carry
+    assert _carried(_sure_colours([], 48, lab, []), cal) == {}  # no sure meeple, no light to carry
 
 
 def test_a_yellow_meeple_in_dimmer_light_than_its_calibration_is_found() -> None:

@@ -184,13 +184,13 @@ def find_meeples(board_bgr: np.ndarray, near_tiles: np.ndarray, patch: int, cali
         for k, s in zip(index, grey, strict=True):
             scores[k] = max(scores[k], s) if s >= SURE else scores[k]
     # each colour as the board's sure meeples show it
-    sure = [b for b, s in zip(found, scores, strict=True) if s >= SURE]
-    sure_scores = [s for s in scores if s >= SURE]
-    shown = _board_colours(sure, patch, calibration, lab, sure_scores)
+    seen = _sure_colours([b for b, s in zip(found, scores, strict=True) if s >= SURE], patch, lab,
+                         [s for s in scores if s >= SURE])
+    shown = _board_colours(seen, calibration)
     scores = _second_look(model, board_bgr, found, scores, patch, calibration, lab, shown)
     kept = [(b, s) for b, s, bar in zip(found, scores, bars, strict=True) if s >= bar]
     kept += _board_cut(model, board_bgr, near_tiles, [b for b, _ in kept], patch, calibration, lab,
-                       {**_carried(sure, patch, calibration, lab, sure_scores), **shown})
+                       {**_carried(seen, calibration), **shown})
     return _distinct([b for b, _ in kept], patch, [s for _, s in kept], stands)
 
 
@@ -315,9 +315,9 @@ def _second_look(model: verifier.Verifier, board_bgr: np.ndarray, found: list[Bl
     return out
 
 
-def _carried(sure: list[Blob], patch: int, calibration: Calibration, lab: np.ndarray, scores: list[float]
-             ) -> dict[str, np.ndarray]:
-    """Each colour without sure meeples as the light the board's sure meeples show would show it: the calibrated
+def _carried(seen: dict[str, list[np.ndarray]], calibration: Calibration) -> dict[str, np.ndarray]:
+    """Each colour without sure meeples as the light the board's sure meeples (`seen`: `_sure_colours`) show would
+    show it: the calibrated
     colour's BGR times the gain from the calibrated colours of the sure ones to their median colours on the board,
     one for all three channels (the light changed since the calibration shot: a lamp, a cloud, the camera's
     exposure). A gain per channel moved a yellow towards green: the sure reds and blues each show their own
@@ -327,7 +327,6 @@ def _carried(sure: list[Blob], patch: int, calibration: Calibration, lab: np.nda
     20 Lab units off its calibrated colour, a red one 15, a blue one 12 and a black one 4, so the blacks and blues
     are still found surely while the yellows and reds fail the candidate cut (held-out, light 0.8 after calibrating:
     5 of 47 yellow and 3 of 55 red meeples missed, every blue and black found)."""
-    seen = _sure_colours(sure, patch, lab, scores)
     rest = [n for n in calibration.colours if n not in seen]
     if not seen or not rest:
         return {}
@@ -353,12 +352,11 @@ def _sure_colours(sure: list[Blob], patch: int, lab: np.ndarray, scores: list[fl
     return seen
 
 
-def _board_colours(sure: list[Blob], patch: int, calibration: Calibration, lab: np.ndarray,
-                  scores: list[float]) -> dict[str, np.ndarray]:
-    """Each colour with sure meeples as the board shows it (Lab): the calibrated colour moved to their median
-    colour by n / (n + 1) of the way for n distinct meeples (one alone is half the evidence)."""
+def _board_colours(seen: dict[str, list[np.ndarray]], calibration: Calibration) -> dict[str, np.ndarray]:
+    """Each colour with sure meeples (`seen`: `_sure_colours`) as the board shows it (Lab): the calibrated colour
+    moved to their median colour by n / (n + 1) of the way for n distinct meeples (one alone is half the evidence)."""
     out: dict[str, np.ndarray] = {}
-    for name, colours in _sure_colours(sure, patch, lab, scores).items():
+    for name, colours in seen.items():
         ref = np.asarray(calibration.colours[name], np.float32)
         out[name] = ref + len(colours) / (len(colours) + 1) * (np.median(np.array(colours), axis=0) - ref)
     return out
