@@ -115,3 +115,27 @@ def test_detections_to_json_and_select() -> None:
     assert out[0]["code"] == "QS" and len(out[0]["corners"]) == 4 and out[0]["confidence"] == pytest.approx(0.97)
     assert out[1] == {"code": "back", "corners": out[1]["corners"], "confidence": 0.8, "back": 1}
     assert dets[dets.face_down].codes == ["back"]
+
+
+def test_homography_jacobian_is_the_residuals_derivative() -> None:
+    from scipy.optimize import least_squares
+    from scipy.optimize._numdiff import approx_derivative
+
+    from vision.homography import _shape_jacobian, _shape_residuals
+
+    rng = np.random.default_rng(12)
+    placements, _ = superheld_layout(rng, n=24)
+    _, truths, _ = compose(placements, rng, (1280, 720), effects=False, max_tilt=0.4, fill=(0.8, 0.95))
+    dets = truth_detections(truths)
+    quads = dets.corners.astype(np.float64) + rng.normal(0, 1.0, dets.corners.shape)  # outlines a pixel off
+    h = table_homography(CardDetections(dets.codes, quads.astype(np.float32), dets.confidence, dets.backs,
+                                        dets.index_seen))
+    ref = quads[int(np.argmax(dets.confidence))]
+    params = h.reshape(-1)[:8]
+    numeric = approx_derivative(lambda p: _shape_residuals(p, quads, ref), params, method="3-point")
+    closed = _shape_jacobian(params, quads, ref)
+    assert np.allclose(closed, numeric, rtol=1e-4, atol=1e-6 * np.abs(closed).max())
+    # the fit with finite differences lands where the closed form's does
+    fd = least_squares(_shape_residuals, params * (1 + 1e-3), args=(quads, ref), loss="soft_l1", f_scale=3.0,
+                       max_nfev=200, x_scale="jac")
+    assert np.allclose(np.append(fd.x, 1.0).reshape(3, 3), h, rtol=1e-4, atol=1e-9)

@@ -17,15 +17,50 @@ _DIAG = float(np.hypot(CARD_W_MM, CARD_H_MM))
 _SIDES = np.array([CARD_W_MM, CARD_H_MM, CARD_W_MM, CARD_H_MM, _DIAG, _DIAG])
 
 
-def _shape_residuals(params: np.ndarray, quads: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def _mapped(params: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Points (N, 2) through the homography of the 8 parameters (h22 = 1): the mapped points, their
+    derivatives by the parameters (N, 2, 8) and the projective divisor w."""
     h = np.append(params, 1.0).reshape(3, 3)
-    pts = cv2.perspectiveTransform(quads.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 4, 2)
-    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=1), axis=2)
-    diags = np.stack([np.linalg.norm(pts[:, 2] - pts[:, 0], axis=1), np.linalg.norm(pts[:, 3] - pts[:, 1], axis=1)], 1)
-    shape = (np.concatenate([sides, diags], axis=1) - _SIDES).reshape(-1)
-    anchor = cv2.perspectiveTransform(ref[None, :2].astype(np.float64), h)[0]
+    x, y = pts[:, 0], pts[:, 1]
+    w = h[2, 0] * x + h[2, 1] * y + 1.0
+    u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
+    v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+    d = np.zeros((len(pts), 2, 8))
+    ones = np.ones_like(x)
+    d[:, 0, 0:3] = np.stack([x, y, ones], 1) / w[:, None]
+    d[:, 1, 3:6] = d[:, 0, 0:3]
+    d[:, 0, 6:8] = -np.stack([u * x, u * y], 1) / w[:, None]
+    d[:, 1, 6:8] = -np.stack([v * x, v * y], 1) / w[:, None]
+    return np.stack([u, v], 1), d, w
+
+
+_PAIRS = np.array([[1, 0], [2, 1], [3, 2], [0, 3], [2, 0], [3, 1]])  # four sides, two diagonals (b - a)
+
+
+def _shape_residuals(params: np.ndarray, quads: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    return _shape_fit(params, quads, ref)[0]
+
+
+def _shape_jacobian(params: np.ndarray, quads: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    return _shape_fit(params, quads, ref)[1]
+
+
+def _shape_fit(params: np.ndarray, quads: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The residuals (each card's sides and diagonals against 63 x 88 mm, then three terms that fix the table
+    frame on the reference card) and their Jacobian, in closed form: the finite-difference Jacobian took
+    nine evaluations an iteration (56-card map: 7.6 -> 1.6 ms)."""
+    pts, d, _ = _mapped(params, quads.reshape(-1, 2))
+    pts, d = pts.reshape(-1, 4, 2), d.reshape(-1, 4, 2, 8)
+    vec = pts[:, _PAIRS[:, 0]] - pts[:, _PAIRS[:, 1]]  # (n, 6, 2)
+    length = np.linalg.norm(vec, axis=2)
+    unit = vec / np.maximum(length, 1e-12)[..., None]
+    dvec = d[:, _PAIRS[:, 0]] - d[:, _PAIRS[:, 1]]  # (n, 6, 2, 8)
+    shape = (length - _SIDES).reshape(-1)
+    shape_jac = np.einsum("nsc,nsck->nsk", unit, dvec).reshape(-1, 8)
+    anchor, da, _ = _mapped(params, ref[:2])
     gauge = np.array([anchor[0, 0], anchor[0, 1], anchor[1, 1]]) * 3.0  # fixes the table frame
-    return np.concatenate([shape, gauge])
+    gauge_jac = np.stack([da[0, 0], da[0, 1], da[1, 1]]) * 3.0
+    return np.concatenate([shape, gauge]), np.vstack([shape_jac, gauge_jac])
 
 
 def table_homography(dets: CardDetections, min_cards: int = 1) -> np.ndarray | None:
@@ -45,8 +80,8 @@ def table_homography(dets: CardDetections, min_cards: int = 1) -> np.ndarray | N
         return start
     # x_scale="jac": the parameters differ in scale by 10^6 (perspective terms against translations); scaled by
     # the Jacobian the fit converges in 8 evaluations instead of 31, to the same cost (56-card map: 18 -> 6 ms).
-    fit = least_squares(_shape_residuals, start.reshape(-1)[:8], args=(quads, ref), loss="soft_l1", f_scale=3.0,
-                        max_nfev=200, x_scale="jac")
+    fit = least_squares(_shape_residuals, start.reshape(-1)[:8], jac=_shape_jacobian, args=(quads, ref),
+                        loss="soft_l1", f_scale=3.0, max_nfev=200, x_scale="jac")
     h = np.append(fit.x, 1.0).reshape(3, 3)
     return h if np.isfinite(h).all() else start
 

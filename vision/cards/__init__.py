@@ -50,6 +50,7 @@ from vision.cards.maps import (
     may_hold_stacks,
     one_deck,
 )
+from vision.cards.memo import one_picture
 from vision.cards.outline import snapped
 from vision.cards.readings import (
     MIN_READ,
@@ -109,6 +110,7 @@ CROSSWISE_SURER = 0.05  # by which the card must be surer than the face it takes
 CROSSWISE_DEG, CROSSWISE_INSIDE = 60.0, 0.8  # a face this turned from a surer card and this much inside it is its strip
 
 
+@one_picture
 def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
             min_card_area: float = 0.0, stacks: bool | None = None, region: bool = False,
             in_map: bool | None = None, codes: Collection[str] | None = None) -> CardDetections:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image, index_crop, rect_crop, rotate_corners
+from vision.cards.memo import remembered
 from vision.table import table_distance, table_pixels
 
 TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the table (seed 777: false backs 0.6-2.7
@@ -147,6 +148,10 @@ def index_paper(image: np.ndarray, outlines: np.ndarray, least: float = PALE_L) 
 def paper_lightness(image: np.ndarray) -> float:
     """The lightness (OpenCV's 0-255 L) paper has at least in this picture: PALE_L, or less in a dark picture,
     PAPER_OF_BRIGHTEST of its brightest (PAPER_BRIGHTEST percentile): a white face photographed at dusk is grey."""
+    return remembered(image, paper_lightness, lambda: _paper_lightness(image))
+
+
+def _paper_lightness(image: np.ndarray) -> float:
     small = image if min(image.shape[:2]) <= 64 else cv2.resize(image, None, fx=0.25, fy=0.25,
                                                                  interpolation=cv2.INTER_AREA)
     lightness = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0]

@@ -218,7 +218,8 @@ def _joined(cells: np.ndarray, candidates: np.ndarray, start: np.ndarray) -> np.
     wrong outline leaves a hole), while cards laid apart fit a grid of touching cards only here and there
     (every fourth card of a map laid 16 mm apart falls near a line of it)."""
     joined = start & candidates
-    near = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) <= JOIN_CELLS
+    near = np.abs(cells[:, None, 0] - cells[None, :, 0]) <= JOIN_CELLS  # each axis apart: a third of the time
+    near &= np.abs(cells[:, None, 1] - cells[None, :, 1]) <= JOIN_CELLS
     near &= candidates[:, None] & candidates[None, :]
     while True:  # grow by one step of neighbours at a time, as far as the map reaches
         grown = joined | near[joined].any(axis=0)

@@ -9,14 +9,17 @@ each settles what the other leaves open.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from vision.cards.detect import MODELS, runnable, session
 from vision.cards.geometry import COURT_FACE_H, COURT_FACE_W, face_crop, index_crop, rotate_corners
 from vision.cards.labels import CARD_CODES, CROP_CLASSES, NONE_CLASS
+from vision.cards.memo import picture_memo
 
 # The readers run as int8 copies of the trained float models (`vision.train.quantize`: about 2 times faster idle,
 # 3 under load; the same cards read; `models/cards.md`, session 16)
@@ -55,6 +58,36 @@ def classify(crops: np.ndarray, model: Path = CLASSIFIER) -> np.ndarray:
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)
+
+
+Crop = tuple[Callable[..., np.ndarray], tuple[Any, ...]]  # a crop function and its arguments after the corners
+
+
+def read_crops(image: np.ndarray, quads: Sequence[np.ndarray], crop: Crop | Sequence[Crop],
+               model: Path = CLASSIFIER) -> np.ndarray:
+    """`classify` of each quad's crop (`crop`: one for all, or one per quad), in one run. Within a picture's reading
+    (`memo.one_picture`) a quad this model read through the same crop before is not read again: the readers
+    give a crop the same reading alone as in any batch (the int8 readers bit for bit)."""
+    crops = [crop] * len(quads) if len(crop) and callable(crop[0]) else list(crop)
+    if len(crops) != len(quads):
+        raise ValueError(f"read_crops: {len(quads)} quads but {len(crops)} crops")
+    memo = picture_memo(image)
+    if memo is None:
+        return classify(_cut(image, quads, crops), model)
+    keys = [(str(model), fn, args, np.asarray(q, np.float32).tobytes())
+            for q, (fn, args) in zip(quads, crops, strict=True)]
+    first = {k: i for i, k in reversed(list(enumerate(keys))) if k not in memo}
+    if first:
+        at = sorted(first.values())
+        read = classify(_cut(image, [quads[i] for i in at], [crops[i] for i in at]), model)
+        memo.update((keys[i], probs) for i, probs in zip(at, read, strict=True))
+    return np.stack([memo[k] for k in keys]) if keys else classify(np.zeros((0, 1, 1, 3), np.uint8), model)
+
+
+def _cut(image: np.ndarray, quads: Sequence[np.ndarray], crops: Sequence[Crop]) -> np.ndarray:
+    if not len(quads):
+        return np.zeros((0, 1, 1, 3), np.uint8)
+    return np.stack([fn(image, q, *args) for q, (fn, args) in zip(quads, crops, strict=True)])
 
 
 def read_cards(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -118,7 +151,8 @@ def _read_views(image: np.ndarray, corners_of: np.ndarray, views: list[tuple[int
     if not views:
         return
     z = len(ZOOMS)
-    read = classify(np.stack([index_crop(image, corners_of[v // z][k], ZOOMS[v % z]) for v, k in views]))
+    read = read_crops(image, [corners_of[v // z][k] for v, k in views],
+                      [(index_crop, (ZOOMS[v % z],)) for v, _ in views])
     for (v, k), probs in zip(views, read, strict=True):
         p[v, k] = probs
 
@@ -154,11 +188,12 @@ def read_faces(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     counts (`with_court`): in a map a court's letter and suit are a few pixels tall, and the small crop keeps two
     thirds of the card's own pixels (session 12: selection sets 144 -> 116 errors; session 13, tuned on more
     courts: 90 -> 76; `models/cards.md`)."""
-    faces = classify(np.stack([face_crop(image, o) for o in outlines]), FACE_READER)
+    faces = read_crops(image, list(outlines), (face_crop, ()), FACE_READER)
     court = COURTS[faces.argmax(axis=1)]
     if court.any():
-        crops = np.stack([face_crop(image, o, (COURT_FACE_W, COURT_FACE_H)) for o in np.asarray(outlines)[court]])
-        faces[court] = with_court(faces[court], classify(crops, COURT_READER))
+        courts = list(np.asarray(outlines)[court])
+        faces[court] = with_court(faces[court], read_crops(image, courts, (face_crop, ((COURT_FACE_W, COURT_FACE_H),)),
+                                                           COURT_READER))
     return faces
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from vision.cards.backs import back_designs
 from vision.cards.detect import Boxes
 from vision.cards.geometry import index_crop, mean_sides, pairwise_iou, points_in_quads, portrait_corners
-from vision.cards.identity import SURE_READING, classify, fuse, read_faces
+from vision.cards.identity import SURE_READING, fuse, read_crops, read_faces
 from vision.cards.labels import CARD_CODES, NONE_CLASS
 from vision.cards.outline import refine
 from vision.detections import CardDetections
@@ -104,7 +104,7 @@ def _best_placed(image: np.ndarray, ways: list[np.ndarray]) -> np.ndarray:
     several = [i for i, w in enumerate(sets) if len(w) > 1]
     if several:
         flat = np.concatenate([sets[i] for i in several])
-        p = classify(np.stack([index_crop(image, o) for o in flat]))
+        p = read_crops(image, list(flat), (index_crop, (1.0,)))
         score = np.delete(p, NONE_CLASS, axis=1).max(axis=1)
         start = 0
         for i in several:
@@ -117,7 +117,7 @@ def _best_placed(image: np.ndarray, ways: list[np.ndarray]) -> np.ndarray:
 def read_cards_first(image: np.ndarray, outlines: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Read only the printed top-left index of each outline (the other corner is a guess, often covered), with
     its face: a fan's top card rebuilt from one index shows its whole face, a lower card's face says nothing."""
-    index = classify(np.stack([index_crop(image, o) for o in outlines]))
+    index = read_crops(image, list(outlines), (index_crop, (1.0,)))
     face = np.zeros_like(index)
     face[:, NONE_CLASS] = 1.0
     shows = index[:, NONE_CLASS] < 0.5  # only an index that shows is worth its face (the cost of most candidates)
