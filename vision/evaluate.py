@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import degrade
 from vision.cards.geometry import TURNS, pairwise_iou, quad_bounds, quad_iou, turned_back
 from vision.cards.labels import UNREAD
 from vision.detections import CardDetections
@@ -129,39 +130,30 @@ def turned_predictor(predict: Predictor, degrees: int) -> Predictor:
     return read
 
 
-SCALES = (0.25, 2.0)  # the least and most a real photo is resized by (`scaled_predictor`)
-
-
 def scaled_predictor(predict: Predictor, factor: float) -> Predictor:
-    """`predict` reading each picture resized by `factor` (area-averaged down, bilinear up), its readings taken back
-    onto the picture: the real photos as a camera further off or nearer would take them. The detector learnt the
-    tune half's cards at their own size, so a shrunk half shows which steps lean on that (session 29: 0.7)."""
+    """`predict` reading each picture resized by `factor` (`degrade.resized`), its readings taken back onto the
+    picture: the real photos as a camera further off or nearer would take them. The detector learnt the tune half's
+    cards at their own size, so a shrunk half shows which steps lean on that (session 29: 0.7)."""
+    degrade.check(scale=factor)
     if factor == 1.0:
         return predict
-    if not SCALES[0] <= factor <= SCALES[1]:
-        raise ValueError(f"a picture is scaled by {SCALES[0]} to {SCALES[1]}, not {factor}")
 
     def read(image: np.ndarray) -> CardDetections:
-        how = cv2.INTER_AREA if factor < 1.0 else cv2.INTER_LINEAR
-        dets = predict(cv2.resize(image, None, fx=factor, fy=factor, interpolation=how))
+        dets = predict(degrade.resized(image, factor))
         return replace(dets, corners=(dets.corners / np.float32(factor)).astype(np.float32))
     return read
 
 
-LIGHTS = (0.3, 2.0)  # the least and most a real photo's light is multiplied by (`lit_predictor`)
-
-
 def lit_predictor(predict: Predictor, factor: float) -> Predictor:
-    """`predict` reading each picture with its light multiplied by `factor` (clipped at white): the real photos
-    as a dimmer or brighter room would show them. The rules that judge paper, backs and the table by colour were
-    tuned on the tune half's own light (session 29: at 0.55 six cards were dropped as holes)."""
+    """`predict` reading each picture with its light multiplied by `factor` (`degrade.relit`, clipped at white): the
+    real photos as a dimmer or brighter room would show them. The rules that judge paper, backs and the table by
+    colour were tuned on the tune half's own light (session 29: at 0.55 six cards were dropped as holes)."""
+    degrade.check(light=factor)
     if factor == 1.0:
         return predict
-    if not LIGHTS[0] <= factor <= LIGHTS[1]:
-        raise ValueError(f"a picture's light is multiplied by {LIGHTS[0]} to {LIGHTS[1]}, not {factor}")
 
     def read(image: np.ndarray) -> CardDetections:
-        return predict(np.clip(image.astype(np.float32) * factor, 0, 255).astype(np.uint8))
+        return predict(degrade.relit(image, factor))
     return read
 
 

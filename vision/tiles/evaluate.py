@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
+from vision import degrade
 from vision.tiles.board import Board, add_meeples, random_board
 from vision.tiles.catalog import canonical_rotation, same_part
 from vision.tiles.figures import draw_meeple
@@ -106,19 +106,15 @@ class Tally:
         }
 
 
-JPEG_QUALITIES = (10, 100)
-MOST_NOISE = 50.0  # grey levels (sd)
-DEGRADE_SCALES = (0.25, 2.0)  # as `vision.evaluate.SCALES` for the real card photos
-DEGRADE_LIGHTS = (0.3, 2.0)  # as `vision.evaluate.LIGHTS`
 DEGRADE_STREAM = 7  # the noise's own random stream beside the board's seed (the scene's draws stay as they were)
 
 
 @dataclass(frozen=True)
 class Degradation:
-    """What a real camera does to the picture that the drawn sets do less of, applied after drawing: the picture
-    saved again as a JPEG of `jpeg` quality (a webcam's MJPEG stream, a photo sent on; the drawn scenes are saved at
-    70-95), sensor noise of `noise` grey levels (a dim room), resized by `scale` (a camera further off or nearer)
-    and its light multiplied by `light`. The identity by default."""
+    """What a real camera does to the picture that the drawn sets do less of, applied after drawing (`vision.degrade`):
+    the picture saved again as a JPEG of `jpeg` quality (a webcam's MJPEG stream, a photo sent on; the drawn scenes
+    are saved at 70-95), sensor noise of `noise` grey levels (a dim room), resized by `scale` (a camera further off
+    or nearer) and its light multiplied by `light`. The identity by default."""
 
     jpeg: int | None = None
     noise: float = 0.0
@@ -126,14 +122,7 @@ class Degradation:
     light: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.jpeg is not None and not JPEG_QUALITIES[0] <= self.jpeg <= JPEG_QUALITIES[1]:
-            raise ValueError(f"JPEG quality is {JPEG_QUALITIES[0]} to {JPEG_QUALITIES[1]}, not {self.jpeg}")
-        if not 0.0 <= self.noise <= MOST_NOISE:
-            raise ValueError(f"noise is 0 to {MOST_NOISE} grey levels, not {self.noise}")
-        if not DEGRADE_SCALES[0] <= self.scale <= DEGRADE_SCALES[1]:
-            raise ValueError(f"a picture is scaled by {DEGRADE_SCALES[0]} to {DEGRADE_SCALES[1]}, not {self.scale}")
-        if not DEGRADE_LIGHTS[0] <= self.light <= DEGRADE_LIGHTS[1]:
-            raise ValueError(f"light is multiplied by {DEGRADE_LIGHTS[0]} to {DEGRADE_LIGHTS[1]}, not {self.light}")
+        degrade.check(self.scale, self.light, self.noise, self.jpeg)
 
     @property
     def none(self) -> bool:
@@ -144,20 +133,9 @@ class Degradation:
         them (scale)."""
         if self.none:
             return scene
-        image = scene.image
-        if self.scale != 1.0:
-            how = cv2.INTER_AREA if self.scale < 1.0 else cv2.INTER_LINEAR
-            image = cv2.resize(image, None, fx=self.scale, fy=self.scale, interpolation=how)
-        if self.light != 1.0 or self.noise:
-            lit = image.astype(np.float32) * self.light
-            if self.noise:
-                lit += rng.normal(0.0, self.noise, image.shape).astype(np.float32)
-            image = np.clip(np.round(lit), 0, 255).astype(np.uint8)
+        image = degrade.relit(degrade.resized(scene.image, self.scale), self.light, self.noise, rng)
         if self.jpeg is not None:
-            ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
-            if not ok:
-                raise RuntimeError("OpenCV could not encode the picture as JPEG")
-            image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            image = degrade.recompressed(image, self.jpeg)
         corners = {cell: quad * self.scale for cell, quad in scene.corners.items()}
         return replace(scene, image=image, corners=corners)
 
