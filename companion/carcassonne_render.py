@@ -27,6 +27,7 @@ from engine.carcassonne.board import oriented
 from engine.carcassonne.tiles import canonical_rotation
 from engine.match import Match
 from engine.record import Record
+from vision import degrade
 from vision.tiles.figures import MEEPLE_PAINT, draw_hand, draw_meeple
 from vision.tiles.geometry import feature_edge, meeple_spots, rotate_points
 from vision.tiles.render import render_tile
@@ -185,8 +186,10 @@ def stills(script: Script) -> list[Still]:
     return out
 
 
-def write_video(path: Path, script: Script, size: tuple[int, int] = SIZE) -> list[Still]:
-    """The game's mp4 (cv2.VideoWriter): each still held HOLD frames, a hand reaching in for HAND frames between."""
+def write_video(path: Path, script: Script, size: tuple[int, int] = SIZE,
+                dimmed: tuple[int, float] | None = None) -> list[Still]:
+    """The game's mp4 (cv2.VideoWriter): each still held HOLD frames, a hand reaching in for HAND frames between.
+    `dimmed` (still, factor): from that still on the room's light is multiplied by the factor (a lamp put out)."""
     camera = BoardCamera(script.cells(), size)
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
     rng = np.random.default_rng(21)
@@ -194,6 +197,8 @@ def write_video(path: Path, script: Script, size: tuple[int, int] = SIZE) -> lis
     try:
         for i, still in enumerate(shown):
             image = camera.still(still)
+            if dimmed is not None and i >= dimmed[0]:
+                image = degrade.relit(image, dimmed[1])
             if i:  # a hand reaches in, lays the tile or the meeple, and leaves
                 for _ in range(HAND):
                     frame = image.copy()
@@ -248,7 +253,7 @@ def _wrong_turn(seed: int, moves: list[dict[str, Any]], k: int) -> dict[str, Any
     return None
 
 
-def check(games: int, first: int) -> int:
+def check(games: int, first: int, dimmed: tuple[int, float] | None = None) -> int:
     """Renders and referees `games` random games with face-down stacks; prints figures; 0 when all are exact."""
     from companion.loop import RefereeLoop
     from companion.recognisers import recogniser_for
@@ -266,7 +271,7 @@ def check(games: int, first: int) -> int:
                 continue
             done += 1
             path = Path(tmp) / f"game{script.seed}.mp4"
-            shown = write_video(path, script)
+            shown = write_video(path, script, dimmed=dimmed)
             session = Session(Store(Path(tmp) / f"game{script.seed}.db"))
             session.new_game("carcassonne", {}, {"stacks": "hidden"})
             loop = RefereeLoop(session, recogniser_for("carcassonne"))
@@ -290,8 +295,19 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=10, help="random games to render and referee (default 10)")
     p.add_argument("--first", type=int, default=1000, help="the first seed tried (default 1000)")
+    p.add_argument("--dim", nargs=2, type=float, metavar=("STILL", "FACTOR"),
+                   help="from still STILL on (0 is the calibration shot) the room's light times FACTOR, 0.3-2 "
+                        "(a lamp put out, a cloud)")
     args = p.parse_args(argv)
-    return check(args.games, args.first)
+    dimmed = None
+    if args.dim is not None:
+        still, factor = int(args.dim[0]), args.dim[1]
+        try:
+            degrade.check(light=factor)
+        except ValueError as exc:
+            p.error(f"--dim: {exc}")
+        dimmed = (still, factor)
+    return check(args.games, args.first, dimmed)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,10 @@ Frames are compared small and grey. Motion is a change from the previous frame; 
 change from the last committed frame that reaches the edge of the play area (arms come in from the
 side of the table, cards never touch it). A frame is committed for reading once everything has been
 still for `still_s` and it differs from the last committed one.
+
+The room's light may change between two views (a lamp put out, a cloud, the camera's exposure): the last committed
+frame is compared in the new light (`_in_light_of`), and the change level falls with the light, as a dimmer view
+shows less contrast.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import cv2
 import numpy as np
 
 MOVING, HAND, SETTLING, STILL = "moving", "hand", "settling", "still"
+LIGHT_CHANGE = 0.05  # a change of the play area's median grey, as a share, that is the room's light (`_in_light_of`)
+LEAST_LEVEL = 0.5  # the change level (`GateConfig.level`) falls with the room's light to this share of it at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +45,7 @@ class StillnessGate:
         self._roi: np.ndarray | None = None
         self._band: np.ndarray | None = None
         self._area: list[list[float]] | None = None
+        self._light = 1.0  # the room's light against the first view's, as the views committed since showed it
 
     def set_play_area(self, corners: list[list[float]] | None) -> None:
         """Four corners as fractions of the image, or None for the whole image."""
@@ -53,8 +60,9 @@ class StillnessGate:
             self._still_since, self.state = t, SETTLING
             return False
         roi, band = self._masks(small.shape)
-        moving = _changed(small, prev, self.config.level, roi) > self.config.motion_fraction
-        arm = self._ref is not None and self._arm(small, roi, band)
+        level = self.config.level * min(1.0, max(self._light, LEAST_LEVEL))  # a dimmer room shows less contrast
+        moving = _changed(small, prev, level, roi) > self.config.motion_fraction
+        arm = self._ref is not None and self._arm(small, roi, band, level)
         if arm and not moving:
             self._arm_since = self._arm_since if self._arm_since is not None else t
             arm = t - self._arm_since < self.config.arm_timeout_s
@@ -73,8 +81,11 @@ class StillnessGate:
         if self._done:
             return False
         self._done = True
-        if self._ref is not None and _changed(small, self._ref, self.config.level, roi) < self.config.change_fraction:
-            return False  # a hand passed and left everything as it was
+        if self._ref is not None:
+            ref, gain = _in_light_of(self._ref, small, roi)
+            if _changed(small, ref, level, roi) < self.config.change_fraction:
+                return False  # a hand passed and left everything as it was (or the room's light alone changed)
+            self._light *= gain
         self._ref = small
         return True
 
@@ -101,15 +112,28 @@ class StillnessGate:
         assert self._band is not None
         return self._roi, self._band
 
-    def _arm(self, small: np.ndarray, roi: np.ndarray, band: np.ndarray) -> bool:
+    def _arm(self, small: np.ndarray, roi: np.ndarray, band: np.ndarray, level: float) -> bool:
         assert self._ref is not None
-        diff = ((cv2.absdiff(small, self._ref) > self.config.level) & (roi > 0)).astype(np.uint8)
+        ref, _ = _in_light_of(self._ref, small, roi)
+        diff = ((cv2.absdiff(small, ref) > level) & (roi > 0)).astype(np.uint8)
         if diff.sum() < self.config.arm_fraction * diff.size:
             return False
         diff = cv2.dilate(diff, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(diff, connectivity=8)
         touching = set(np.unique(labels[band > 0]).tolist()) - {0}
         return any(stats[i, cv2.CC_STAT_AREA] >= self.config.arm_fraction * diff.size for i in touching)
+
+
+def _in_light_of(ref: np.ndarray, small: np.ndarray, roi: np.ndarray) -> tuple[np.ndarray, float]:
+    """The reference frame brought to this frame's light, and that gain, where the play area's median grey changed by
+    LIGHT_CHANGE or more (else the frame itself and 1): a lamp put out changes every pixel at once, the edge band
+    too, and was taken for an arm until `arm_timeout_s` (a change of what lies on the table stays a change; a hand
+    over less than half of the area barely moves the median)."""
+    inside = roi > 0
+    gain = float(np.median(small[inside])) / max(float(np.median(ref[inside])), 1.0)
+    if abs(gain - 1.0) < LIGHT_CHANGE:
+        return ref, 1.0
+    return np.clip(np.round(ref.astype(np.float32) * gain), 0, 255).astype(np.uint8), gain
 
 
 def _changed(a: np.ndarray, b: np.ndarray, level: int, roi: np.ndarray) -> float:

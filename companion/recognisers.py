@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -129,6 +129,10 @@ class VisionCarcassonne:
     stable frame when it shows no start tile: the player shows one meeple of each colour on the bare table
     before laying it (`vision.tiles.meeples.calibrate`; the board reader may take meeples alone for tiles, so
     only the start tile's absence tells). Otherwise typical paint is assumed.
+    The light is followed from the table: the calibration frame's table colour (or, with a calibration given or
+    assumed, the first frame's) is the light the meeple colours belong to, and a frame whose table shows the light
+    changed since (a lamp, a cloud, the camera's exposure) is read brought back to it
+    (`vision.tiles.meeples.in_calibration_light`).
     """
 
     game = "carcassonne"
@@ -136,12 +140,12 @@ class VisionCarcassonne:
 
     def __init__(self, calibration: Any = None) -> None:
         try:
-            from vision.tiles.meeples import Calibration, calibrate
+            from vision.tiles.meeples import Calibration, calibrate, table_seen
             from vision.tiles.pipeline import predict
         except ImportError as exc:
             raise RecogniserUnavailable(f"the board reader is not available: {exc}") from None
         self.name = "vision.tiles"
-        self._predict, self._calibrate = predict, calibrate
+        self._predict, self._calibrate, self._table_seen, self._default = predict, calibrate, table_seen, Calibration
         self.calibration = Calibration.from_json(calibration) if isinstance(calibration, dict) else calibration
         self._first = self.calibration is None  # only the first stable frame may be the calibration shot
 
@@ -152,8 +156,10 @@ class VisionCarcassonne:
         out = self._predict(image, calibration=self.calibration)
         first, self._first = self._first, False
         if first and not any(t["letter"] == START_TILE for t in out["tiles"]):
-            self.calibration = self._calibrate(image, COLOUR_NAMES)
+            self.calibration = self._calibrate(image, COLOUR_NAMES, on_table=True)
             return Reading({"tiles": [], "meeples": [], "calibration": self.calibration.to_json()}, [])
+        if self.calibration is None or self.calibration.table is None:  # this frame's light is the calibration's
+            self.calibration = replace(self.calibration or self._default(), table=self._table_seen(image))
         tiles = [{"code": f"{t['letter']}{t['rotation']}", "corners": t["corners"], "confidence": t["confidence"]}
                  for t in out["tiles"]]
         return Reading(out, tiles)

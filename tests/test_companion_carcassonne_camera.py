@@ -107,6 +107,23 @@ def test_with_known_stacks_the_record_is_the_true_one(tmp_path: Path, video: tup
     assert again.resume() and again.record() == session.record()
 
 
+DIMMED = (4, 0.45)  # from the fifth still on the room's light is 0.45 of the calibration's (a lamp put out)
+
+
+def test_a_lamp_put_out_mid_game_changes_nothing_refereed(tmp_path: Path) -> None:
+    """The meeples' colours were calibrated in the first still's light; from the fifth still on the picture has
+    0.45 of it. The stillness gate takes the darker picture for the room's light, not an arm, and the board is read
+    brought back to the calibration's light (`vision.tiles.meeples.in_calibration_light`): every verdict and move as
+    in full light (read as shot, the tiles and meeples from there on were misread)."""
+    path = tmp_path / "dimmed.mp4"
+    shown = write_video(path, SCRIPT, dimmed=DIMMED)
+    session, loop = _referee(tmp_path / "dimmed.db", path, {"stacks": "hidden"})
+    assert [c.verdict for c in loop.commits] == [still.verdict for still in shown]
+    assert session.record()["moves"] == _truth().moves
+    calibration = loop.recogniser.calibration  # type: ignore[union-attr]
+    assert calibration is not None and calibration.table is not None  # the calibration frame's table kept
+
+
 def test_the_overlay_outlines_and_names_the_read_tiles(video: tuple[Path, list[tuple[str, str]]]) -> None:
     camera = BoardCamera(SCRIPT.cells())
     tiles, meeples = table_of(SEED, TRUE_MOVES[:3])

@@ -71,3 +71,23 @@ def test_a_new_card_is_read_after_stillness_and_a_play_area_limits_what_counts()
     gate.set_play_area([[0.0, 0.0], [0.75, 0.0], [0.75, 1.0], [0.0, 1.0]])
     reads = [gate.feed(f, 1.0 + i * 0.04) for i, f in enumerate([changed] * 8 + [outside] * 8)]
     assert True not in reads and gate.state == "still"  # a change outside the play area is not read
+
+
+def test_a_change_of_the_room_light_is_no_arm_and_no_new_view() -> None:
+    table = np.full((180, 320, 3), (90, 60, 30), np.uint8)
+    cv2.rectangle(table, (100, 40), (140, 100), (250, 250, 250), -1)
+    dim = (table * 0.5).astype(np.uint8)  # a lamp put out: every pixel at once, the edges too
+    laid = dim.copy()
+    cv2.rectangle(laid, (180, 40), (220, 100), (125, 125, 125), -1)  # then a card laid, in the dimmer light
+    with_hand = laid.copy()
+    cv2.rectangle(with_hand, (150, 60), (200, 179), (60, 80, 110), -1)  # an arm from the bottom edge, still
+    gate = StillnessGate(GateConfig(still_s=0.2))
+    t, reads, states = 0.0, [], []
+    for frame in [table] * 8 + [dim] * 12 + [with_hand] * 20 + [laid] * 10:
+        reads.append(gate.feed(frame, t))
+        states.append(gate.state)
+        t += 0.04
+    assert reads[:8].count(True) == 1
+    assert "hand" not in states[8:20] and not any(reads[8:20])  # the light alone: nothing to read, no arm
+    assert "hand" in states[20:40] and not any(reads[20:40])  # an arm in the new light is still an arm
+    assert reads[40:].count(True) == 1  # the card laid is read once the arm has left

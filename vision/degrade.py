@@ -1,7 +1,8 @@
 """What a real camera does to a picture beyond what the drawn scenes and the real photos show: resized (a camera
 further off or nearer), its light multiplied (a dimmer or brighter room), sensor noise (a dim room) and saved again
 as a JPEG (a webcam's MJPEG stream). The card evaluation reads the real photos so, the board evaluation its drawn
-boards; one way to do each, so both measure the same thing."""
+boards, one way to do each so both measure the same thing; the board reader undoes a change of light with `relit`
+too (`vision.tiles.meeples.in_calibration_light`)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from vision import degrade
 from vision.tiles.board import Board, add_meeples, random_board
 from vision.tiles.catalog import canonical_rotation, same_part
 from vision.tiles.figures import draw_meeple
-from vision.tiles.meeples import Calibration, calibrate
+from vision.tiles.meeples import Calibration, calibrate, table_seen
 from vision.tiles.pipeline import predict
 from vision.tiles.scene import Scene, SceneSpec, compose
 
@@ -258,7 +258,9 @@ def draw_scene(config: EvalConfig, index: int) -> tuple[Scene, Calibration, str]
     scene = compose(board, spec, rng)
     calibration = calibrate(calibration_picture(scene, config.colours, rng), config.colours) \
         if config.calibrate else Calibration()
-    return scene, calibration, style
+    # the table as the camera saw it when the meeples were calibrated: the drawn picture's own light (a degradation
+    # of the light comes after); the companion keeps its calibration frame's table (`calibrate(on_table=True)`)
+    return scene, replace(calibration, table=table_seen(scene.image)), style
 
 
 def evaluate(config: EvalConfig, degradation: Degradation | None = None) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import degrade
+from vision.table import border_pixels
 from vision.tiles import verifier
 from vision.tiles.board_mask import pixels
 from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
@@ -55,6 +57,8 @@ MIN_LEGS = 0.6  # share of the width its lowest quarter spans
 ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to fairly low
 # without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
 DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
+LIGHT_FOLLOWED = 0.05  # a change of the table's light from the calibration's, as a share, from which it is undone
+LIGHT_GAINS = (0.5, 2.0)  # the most a picture's light is brought back by, either way
 SHAPE_SIDE = 20
 SPARSE_SIZE = 50_000  # px: masks this large get their blob stats from the blobs' own pixels
 
@@ -66,10 +70,12 @@ def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
 
 @dataclass
 class Calibration:
-    """Lab colour of each meeple colour in play."""
+    """Lab colour of each meeple colour in play, and the table's Lab colour in the light they were measured in
+    (`table`: None when unknown; then a change of light is left to the board's own meeples)."""
 
     colours: dict[str, np.ndarray] = field(
         default_factory=lambda: {n: _lab(MEEPLE_PAINT[n]) for n in DEFAULT_COLOURS})
+    table: np.ndarray | None = None
 
     def to_json(self) -> dict[str, list[float]]:
         return {name: [round(float(v), 1) for v in lab] for name, lab in self.colours.items()}
@@ -84,10 +90,12 @@ def _distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.sqrt((LIGHT_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
-def calibrate(image: np.ndarray, names: tuple[str, ...] | None = None) -> Calibration:
+def calibrate(image: np.ndarray, names: tuple[str, ...] | None = None, on_table: bool = False) -> Calibration:
     """Measures the meeples shown on a plain surface; each is named after the nearest default paint.
 
-    The picture should show one meeple of each colour, apart, on a surface unlike them.
+    The picture should show one meeple of each colour, apart, on a surface unlike them. `on_table`: that surface is
+    the table the board will be laid on, seen by the same camera, so its colour (`table_seen`) is kept as the light
+    of the calibration (`in_calibration_light`).
     """
     defaults = Calibration({n: _lab(c) for n, c in MEEPLE_PAINT.items()})
     wanted = names or DEFAULT_COLOURS
@@ -110,7 +118,35 @@ def calibrate(image: np.ndarray, names: tuple[str, ...] | None = None) -> Calibr
         if name not in measured or area > measured[name][0]:
             measured[name] = (area, mean)
     colours = {name: measured[name][1] if name in measured else defaults.colours[name] for name in wanted}
-    return Calibration(colours)
+    return Calibration(colours, table_seen(image) if on_table else None)
+
+
+def table_seen(image: np.ndarray) -> np.ndarray:
+    """The table's Lab colour as the picture's border shows it: the median of its border's pixels, as the board
+    mask takes it (`vision.table.table_colour`)."""
+    border = cv2.cvtColor(border_pixels(image)[:, None, :], cv2.COLOR_BGR2LAB)[:, 0]
+    return np.median(border, axis=0).astype(np.float32)
+
+
+def light_gain(then: np.ndarray, now: np.ndarray) -> float:
+    """By how much the light on a surface changed between two Lab colours of it: the ratio of their BGR sums, one
+    gain for all three channels (as `_carried` takes the light's change from sure meeples)."""
+    before, after = _bgr(np.array([then, now], np.float32)).sum(axis=1)
+    return float(after / max(before, 1.0))
+
+
+def in_calibration_light(image: np.ndarray, calibration: Calibration) -> np.ndarray:
+    """The picture with its light brought back to the calibration's where the table shows it changed by
+    LIGHT_FOLLOWED or more (a lamp, a cloud, the camera's exposure): every colour moves with the light, the
+    meeples' too, and at 0.7 of the calibration's light a fifth of them fell outside their calibrated colour's cut
+    (held-out 86% right; `models/tiles.md`, round 47). The gain is held within LIGHT_GAINS; the picture as it is
+    without a calibrated table colour."""
+    if calibration.table is None:
+        return image
+    gain = float(np.clip(light_gain(calibration.table, table_seen(image)), *LIGHT_GAINS))
+    if abs(gain - 1.0) < LIGHT_FOLLOWED:
+        return image
+    return degrade.relit(image, 1.0 / gain)
 
 
 @dataclass(frozen=True)

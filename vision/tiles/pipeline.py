@@ -26,6 +26,7 @@ from vision.tiles.meeples import (
     _foot_in,
     feature_at,
     find_meeples,
+    in_calibration_light,
     labelled,
     painted,
 )
@@ -71,10 +72,11 @@ def predict(image: np.ndarray, start_cell: tuple[int, int] | None = None,
     "feature"}]} for a BGR picture of the board."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("expected a BGR colour image (height x width x 3)")
+    calibration = calibration or Calibration()
+    image = in_calibration_light(image, calibration)
     grid = find_grid(image)
     if grid is None:
         return {"tiles": [], "meeples": []}
-    calibration = calibration or Calibration()
     grid = _read_as(image, grid)
     fits: list[float] = []
     readings, meeples, cells = read_board(image, grid, calibration, fits=fits)
