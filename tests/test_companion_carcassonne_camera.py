@@ -25,6 +25,7 @@ from companion.tables.carcassonne import COLOUR_NAMES, CarcassonneTable, parse_v
 from engine.carcassonne.board import oriented
 from engine.match import Match
 from engine.record import Record
+from vision import degrade
 
 SEED = 3  # the true stacks: {"seed": SEED}; the companion is only told they lie face down
 TRUE_MOVES: list[dict[str, Any]] = [
@@ -122,6 +123,23 @@ def test_a_lamp_put_out_mid_game_changes_nothing_refereed(tmp_path: Path) -> Non
     assert session.record()["moves"] == _truth().moves
     calibration = loop.recogniser.calibration  # type: ignore[union-attr]
     assert calibration is not None and calibration.table is not None  # the calibration frame's table kept
+
+
+def test_a_calibration_given_follows_the_light_from_the_first_board_frame() -> None:
+    """Colours given (as a resumed game or `--setup` would), no calibration shot: the first board frame's table is
+    the light they belong to, and a darker frame of the same board reads the same tiles and meeples."""
+    camera = BoardCamera(SCRIPT.cells())
+    tiles, meeples = table_of(SEED, TRUE_MOVES[:4])
+    image = camera.still(Still("four tiles", "moves", tiles, meeples))
+    shot = VisionCarcassonne().read(camera.still(Still("calibrate", "unreadable", {}, [], tuple(COLOUR_NAMES[:4]))))
+    recogniser = VisionCarcassonne(calibration=shot.observation["calibration"])  # colours only, as stored
+    assert recogniser.calibration is not None and recogniser.calibration.table is None
+    full = recogniser.read(image)
+    assert recogniser.calibration.table is not None  # taken from that first board frame
+    dim = recogniser.read(degrade.relit(image, 0.45))
+    assert len(full.observation["meeples"]) == len(meeples)
+    assert dim.observation["meeples"] == full.observation["meeples"]
+    assert sorted(c["code"] for c in dim.cards) == sorted(c["code"] for c in full.cards)
 
 
 def test_the_overlay_outlines_and_names_the_read_tiles(video: tuple[Path, list[tuple[str, str]]]) -> None:
