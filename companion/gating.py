@@ -126,7 +126,7 @@ class StillnessGate:
 
 def _in_light_of(ref: np.ndarray, small: np.ndarray, roi: np.ndarray) -> tuple[np.ndarray, float]:
     """The reference frame brought to this frame's light, and that gain, where the play area's median grey changed by
-    LIGHT_CHANGE or more (else the frame itself and 1): a lamp put out changes every pixel at once, the edge band
+    LIGHT_CHANGE or more (else the reference itself and 1): a lamp put out changes every pixel at once, the edge band
     too, and was taken for an arm until `arm_timeout_s` (a change of what lies on the table stays a change; a hand
     over less than half of the area barely moves the median)."""
     inside = roi > 0
@@ -136,7 +136,7 @@ def _in_light_of(ref: np.ndarray, small: np.ndarray, roi: np.ndarray) -> tuple[n
     return np.clip(np.round(ref.astype(np.float32) * gain), 0, 255).astype(np.uint8), gain
 
 
-def _changed(a: np.ndarray, b: np.ndarray, level: int, roi: np.ndarray) -> float:
+def _changed(a: np.ndarray, b: np.ndarray, level: float, roi: np.ndarray) -> float:
     """Share of the play area whose grey level changed by more than `level`."""
     changed = (cv2.absdiff(a, b) > level) & (roi > 0)
     return float(changed.sum()) / max(1, int(roi.sum()))
