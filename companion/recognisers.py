@@ -70,18 +70,25 @@ class VisionCards:
 
 
 class PawnsSeen:
-    """Superheld's readers look for the heroes' pawns too once their colours are given (`vision.pawns`)."""
+    """Superheld's readers look for the heroes' pawns too once their colours are given (`vision.pawns`). The light is
+    followed from the cards' paper: the first frame read with face-up cards is the light the pawn colours belong to,
+    and a frame whose paper shows the light changed since is searched for pawns brought back to it
+    (`vision.pawns.in_paper_light`)."""
 
     pawns: Any = None  # the pawn colours (a vision.tiles.meeples.Calibration, hero 1 first); None: cards only
+    paper: Any = None  # the face-up cards' paper (Lab) in the pawn colours' light: the first frame's
 
     def read(self, image: np.ndarray) -> Reading:
         dets = self.detect(image)  # type: ignore[attr-defined]  # the card reader this is mixed into
         if self.pawns is None:
             return superheld_reading(dets, image.shape)
-        from vision.pawns import find_pawns
+        from vision.pawns import find_pawns, in_paper_light, paper_seen
 
+        if self.paper is None:
+            self.paper = paper_seen(image, dets)
         colours = list(self.pawns.colours)
-        reading = superheld_reading(dets, image.shape, find_pawns(image, dets, self.pawns), colours)
+        seen = find_pawns(in_paper_light(image, dets, self.paper), dets, self.pawns)
+        reading = superheld_reading(dets, image.shape, seen, colours)
         reading.pawns = [{**p, "hero": colours.index(p["colour"]) + 1} for p in reading.observation["pawns"]]
         return reading
 

@@ -28,6 +28,7 @@ from companion.session import Session
 from companion.store import Store
 from engine.match import Match
 from engine.record import Record
+from vision import degrade
 from vision.tiles.figures import MEEPLE_PAINT
 
 HOLD = 8  # frames each still is shown (the gate commits a still after a few)
@@ -58,13 +59,15 @@ def painter() -> MapPainter:
     return MapPainter()
 
 
-@pytest.fixture(scope="module")
-def video(tmp_path_factory: pytest.TempPathFactory, painter: MapPainter) -> Path:
-    path = tmp_path_factory.mktemp("superheld-pawn") / "superheld-pawn.mp4"
+def _write(path: Path, painter: MapPainter, dimmed: tuple[int, float] | None = None) -> Path:
+    """The stills as an mp4, a hand letting go of the pawn before each; `dimmed` (still, factor): from that still on
+    the room's light is multiplied by the factor."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, painter.size)
     where = {card: (col * PITCH[0] + 31.5, row * PITCH[1] + 44.0) for (col, row), card in _cells().items()}
     for k, (_, played, card) in enumerate(STILLS):
         image = _state_still(painter, MOVES[:played], pawns=_pawn(card, k))
+        if dimmed is not None and k >= dimmed[0]:
+            image = degrade.relit(image, dimmed[1])
         if k:
             reached = where[card or STILLS[k - 1][2] or "2S"]
             hand = image.copy()
@@ -75,6 +78,11 @@ def video(tmp_path_factory: pytest.TempPathFactory, painter: MapPainter) -> Path
             writer.write(image)
     writer.release()
     return path
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory, painter: MapPainter) -> Path:
+    return _write(tmp_path_factory.mktemp("superheld-pawn") / "superheld-pawn.mp4", painter)
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +102,15 @@ def colours(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[float]]:
     return calibration
 
 
+@pytest.mark.parametrize("dimmed", [None, (3, 0.5)])
 def test_the_pawn_referees_the_steps_that_change_no_card(tmp_path: Path, video: Path, profile: Path,
-                                                         colours: dict[str, list[float]]) -> None:
+                                                         colours: dict[str, list[float]], painter: MapPainter,
+                                                         dimmed: tuple[int, float] | None) -> None:
+    """As shot, and with the room's light halved from the fourth still on: the pawn is looked for brought back to
+    the light of the first frame's card paper (`vision.pawns.in_paper_light`; read as shot, the red pawn fell out of
+    its calibrated colour and the steps were misread or asked)."""
+    if dimmed is not None:
+        video = _write(tmp_path / "dimmed.mp4", painter, dimmed)
     recogniser = recogniser_for("superheld", profile, pawns=colours)
     assert isinstance(recogniser, ProfileSuperheld) and recogniser.pawns is not None
     session = Session(Store(tmp_path / "pawn.db"))

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from companion.demo_render import CARD_H, CARD_W, Painter, draw_pawn
+from vision import degrade
 from vision.detections import CardDetections
-from vision.pawns import Pawn, find_pawns, pawn_colours
+from vision.pawns import Pawn, find_pawns, in_paper_light, paper_seen, pawn_colours
 from vision.tiles.figures import MEEPLE_PAINT
 
 PITCH = (80.0, 104.0)
@@ -122,3 +123,20 @@ def test_pawn_colours_must_be_known_and_distinct() -> None:
             pawn_colours(bad)
     assert Pawn("red", (1.0, 2.0), 3, 0.9).to_json() == {"colour": "red", "point": [1.0, 2.0], "card": 3,
                                                          "confidence": 0.9}
+
+
+def test_pawns_in_a_dimmer_room_are_found_in_the_papers_first_light() -> None:
+    names = ("red", "blue")
+    colours = pawn_colours(names, calibration_photo(names))
+    cards = [(c, 0.0) for c in ("5H", "6S", "KH", "9C", "3D")]
+    image, dets, _ = table(cards, [(0, "blue", 30.0, (0.0, 0.0)), (2, "red", 10.0, (0.0, 8.0))])
+    paper = paper_seen(image, dets)
+    assert paper is not None and paper[0] > 200  # the faces' paper, not their print
+    assert in_paper_light(image, dets, paper) is image  # the same light: nothing done
+    dim = degrade.relit(image, 0.5)
+    assert find_pawns(dim, dets, colours) == []  # both pawns out of their calibrated colours' cuts
+    found = find_pawns(in_paper_light(dim, dets, paper), dets, colours)
+    assert sorted((p.colour, p.card) for p in found) == [("blue", 0), ("red", 2)]
+    assert in_paper_light(dim, dets, None) is dim  # no reference yet
+    backs = CardDetections(["back"], dets.corners[:1], dets.confidence[:1], dets.backs[:1], dets.index_seen[:1])
+    assert paper_seen(image, backs) is None  # a back's design is no paper

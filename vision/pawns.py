@@ -19,9 +19,10 @@ import cv2
 import numpy as np
 
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM
+from vision.cards.labels import CARD_CODES
 from vision.detections import CardDetections
 from vision.tiles.figures import MEEPLE_PAINT
-from vision.tiles.meeples import Calibration, _distance, _lab, calibrate
+from vision.tiles.meeples import Calibration, _distance, _lab, back_in_light, calibrate
 
 PAWN_MM = (9.0, 34.0)  # the narrow side of a pawn's silhouette, from a small pawn seen from above to a big one
 AREA_MM2 = (110.0, 1100.0)  # its silhouette's area, from above to about 45 degrees off vertical
@@ -42,6 +43,8 @@ MIN_CONFIDENCE = 0.5
 INNER_MM = 2.0  # the shading is measured this far inside a blob's rim
 GAP_MM, RING_MM = 1.5, 5.0  # the ring around a pawn that must mostly be of other colours (it stands out)
 MAX_SURROUND = 0.4
+PAPER_SHARE = 0.6  # the middle of a face (its outline shrunk about its centre) whose pixels show the paper
+PAPER_STEP = 4  # every 4th of those pixels
 ROUGH_MM = 1.0  # lightness off its blur at this scale, over the colour's L: a turned piece about 0.04, fine print 0.15
 MAX_ROUGH = 0.1
 
@@ -69,6 +72,33 @@ def pawn_colours(names: Sequence[str], photo: np.ndarray | None = None) -> Calib
     if photo is not None:
         return calibrate(photo, names)
     return Calibration({n: _lab(MEEPLE_PAINT[n]) for n in names})
+
+
+def paper_seen(image: np.ndarray, dets: CardDetections) -> np.ndarray | None:
+    """The Lab colour of the face-up cards' paper: the median of the middle PAPER_SHARE of each face (print is a small
+    share of a face; backs are left out, their design is no paper), or None without a face-up card. A surface every
+    frame of a card game shows, so a change of the room's light shows on it (`in_paper_light`)."""
+    faces = [q for c, q in zip(dets.codes, dets.corners, strict=True) if c in CARD_CODES]
+    if not faces:
+        return None
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for quad in faces:
+        q = np.asarray(quad, np.float32)
+        middle = q.mean(axis=0) + (q - q.mean(axis=0)) * PAPER_SHARE
+        cv2.fillPoly(mask, [np.round(middle).astype(np.int32)], 1)
+    pixels = image[mask > 0][::PAPER_STEP]
+    if not len(pixels):
+        return None
+    return np.median(cv2.cvtColor(pixels[:, None, :], cv2.COLOR_BGR2LAB)[:, 0], axis=0).astype(np.float32)
+
+
+def in_paper_light(image: np.ndarray, dets: CardDetections, paper: np.ndarray | None) -> np.ndarray:
+    """The picture brought back to the light in which the cards' paper showed the Lab colour `paper` (the pawn
+    colours' reference: a frame of the game in their light), where the paper now shows it changed
+    (`vision.tiles.meeples.back_in_light`); the picture itself without a reference or a face-up card. At 0.6 of the
+    light a blue pawn fell out of its calibrated colour's cut, at 0.5 a red one too."""
+    now = paper_seen(image, dets) if paper is not None else None
+    return image if now is None else back_in_light(image, paper, now)
 
 
 def find_pawns(image: np.ndarray, dets: CardDetections, colours: Calibration,

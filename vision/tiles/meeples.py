@@ -143,7 +143,13 @@ def in_calibration_light(image: np.ndarray, calibration: Calibration) -> np.ndar
     without a calibrated table colour."""
     if calibration.table is None:
         return image
-    gain = float(np.clip(light_gain(calibration.table, table_seen(image)), *LIGHT_GAINS))
+    return back_in_light(image, calibration.table, table_seen(image))
+
+
+def back_in_light(image: np.ndarray, then: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """The picture brought back to the light in which a surface showed the Lab colour `then`, where it shows `now`
+    (`light_gain`, held within LIGHT_GAINS), or the picture itself where they lie within LIGHT_FOLLOWED."""
+    gain = float(np.clip(light_gain(then, now), *LIGHT_GAINS))
     if abs(gain - 1.0) < LIGHT_FOLLOWED:
         return image
     return degrade.relit(image, 1.0 / gain)
