@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 MOVING, HAND, SETTLING, STILL = "moving", "hand", "settling", "still"
-LIGHT_CHANGE = 0.05  # a change of the play area's median grey, as a share, that is the room's light (`_in_light_of`)
+LIGHT_CHANGE = 0.05  # a change of the play area's grey, as a share, that is the room's light (`_in_light_of`)
 LIGHT_FLOOR = 16  # grey levels: darker reference pixels say little of the light's change
 LEAST_LEVEL = 0.5  # the change level (`GateConfig.level`) falls with the room's light to this share of it at most
 
@@ -126,11 +126,11 @@ class StillnessGate:
 
 
 def _in_light_of(ref: np.ndarray, small: np.ndarray, roi: np.ndarray) -> tuple[np.ndarray, float]:
-    """The reference frame brought to this frame's light, and that gain, where the play area's median grey changed by
-    LIGHT_CHANGE or more (else the reference itself and 1): a lamp put out changes every pixel at once, the edge band
-    too, and was taken for an arm until `arm_timeout_s` (a change of what lies on the table stays a change; a hand
-    over less than half of the area barely moves the median). The gain is the median of the pixels' own ratios, where
-    the reference is not near black: what changed on the table is a minority of them."""
+    """The reference frame brought to this frame's light, and that gain, where the light changed by LIGHT_CHANGE or more
+    (else the reference itself and 1): a lamp put out changes every pixel at once, the edge band too, and was taken
+    for an arm until `arm_timeout_s`. The gain is the median of the play area's pixels' own grey ratios, where the
+    reference is not near black: what changed on the table (a card laid, a hand over it) is a minority of them, and
+    stays a change in the new light."""
     lit = (roi > 0) & (ref >= LIGHT_FLOOR)
     if not lit.any():
         return ref, 1.0
