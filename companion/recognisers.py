@@ -147,7 +147,8 @@ class VisionCarcassonne:
 
     def __init__(self, calibration: Any = None) -> None:
         try:
-            from vision.tiles.meeples import Calibration, calibrate, table_seen
+            from vision.light import table_seen
+            from vision.tiles.meeples import Calibration, calibrate
             from vision.tiles.pipeline import predict
         except ImportError as exc:
             raise RecogniserUnavailable(f"the board reader is not available: {exc}") from None

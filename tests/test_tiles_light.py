@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from vision import degrade
+from vision.light import light_gain, table_seen
 from vision.tiles.evaluate import EvalConfig, draw_scene
-from vision.tiles.meeples import Calibration, calibrate, in_calibration_light, light_gain, table_seen
+from vision.tiles.meeples import Calibration, calibrate, in_calibration_light
 from vision.tiles.pipeline import predict
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,7 @@
 further off or nearer), its light multiplied (a dimmer or brighter room), sensor noise (a dim room) and saved again
 as a JPEG (a webcam's MJPEG stream). The card evaluation reads the real photos so, the board evaluation its drawn
 boards, one way to do each so both measure the same thing; the board reader undoes a change of light with `relit`
-too (`vision.tiles.meeples.in_calibration_light`)."""
+too (`vision.light.back_in_light`)."""
 
 from __future__ import annotations
 

@@ -21,8 +21,9 @@ import numpy as np
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM
 from vision.cards.labels import CARD_CODES
 from vision.detections import CardDetections
+from vision.light import back_in_light
 from vision.tiles.figures import MEEPLE_PAINT
-from vision.tiles.meeples import Calibration, _distance, _lab, back_in_light, calibrate
+from vision.tiles.meeples import Calibration, _distance, _lab, calibrate
 
 PAWN_MM = (9.0, 34.0)  # the narrow side of a pawn's silhouette, from a small pawn seen from above to a big one
 AREA_MM2 = (110.0, 1100.0)  # its silhouette's area, from above to about 45 degrees off vertical
@@ -95,7 +96,7 @@ def paper_seen(image: np.ndarray, dets: CardDetections) -> np.ndarray | None:
 def in_paper_light(image: np.ndarray, dets: CardDetections, paper: np.ndarray | None) -> np.ndarray:
     """The picture brought back to the light in which the cards' paper showed the Lab colour `paper` (the pawn
     colours' reference: a frame of the game in their light), where the paper now shows it changed
-    (`vision.tiles.meeples.back_in_light`); the picture itself without a reference or a face-up card. At 0.6 of the
+    (`vision.light.back_in_light`); the picture itself without a reference or a face-up card. At 0.6 of the
     light a blue pawn fell out of its calibrated colour's cut, at 0.5 a red one too."""
     now = paper_seen(image, dets) if paper is not None else None
     return image if now is None else back_in_light(image, paper, now)

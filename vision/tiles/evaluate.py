@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 
 from vision import degrade
+from vision.light import table_seen
 from vision.tiles.board import Board, add_meeples, random_board
 from vision.tiles.catalog import canonical_rotation, same_part
 from vision.tiles.figures import draw_meeple
-from vision.tiles.meeples import Calibration, calibrate, table_seen
+from vision.tiles.meeples import Calibration, calibrate
 from vision.tiles.pipeline import predict
 from vision.tiles.scene import Scene, SceneSpec, compose
 

@@ -15,8 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import degrade
-from vision.table import border_pixels
+from vision.light import back_in_light, bgr_of, table_seen
 from vision.tiles import verifier
 from vision.tiles.board_mask import pixels
 from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
@@ -57,8 +56,6 @@ MIN_LEGS = 0.6  # share of the width its lowest quarter spans
 ASPECT = (0.7, 2.2)  # width / height of a standing meeple, seen from above to fairly low
 # without a calibration: the usual solo colours; green needs one (it sits too close to dark grass)
 DEFAULT_COLOURS = ("red", "blue", "yellow", "black")
-LIGHT_FOLLOWED = 0.05  # a change of the table's light from the calibration's, as a share, from which it is undone
-LIGHT_GAINS = (0.5, 2.0)  # the most a picture's light is brought back by, either way
 SHAPE_SIDE = 20
 SPARSE_SIZE = 50_000  # px: masks this large get their blob stats from the blobs' own pixels
 
@@ -121,38 +118,14 @@ def calibrate(image: np.ndarray, names: tuple[str, ...] | None = None, on_table:
     return Calibration(colours, table_seen(image) if on_table else None)
 
 
-def table_seen(image: np.ndarray) -> np.ndarray:
-    """The table's Lab colour as the picture's border shows it: the median of its border's pixels, as the board
-    mask takes it (`vision.table.table_colour`)."""
-    border = cv2.cvtColor(border_pixels(image)[:, None, :], cv2.COLOR_BGR2LAB)[:, 0]
-    return np.median(border, axis=0).astype(np.float32)
-
-
-def light_gain(then: np.ndarray, now: np.ndarray) -> float:
-    """By how much the light on a surface changed between two Lab colours of it: the ratio of their BGR sums, one
-    gain for all three channels (as `_carried` takes the light's change from sure meeples)."""
-    before, after = _bgr(np.array([then, now], np.float32)).sum(axis=1)
-    return float(after / max(before, 1.0))
-
-
 def in_calibration_light(image: np.ndarray, calibration: Calibration) -> np.ndarray:
-    """The picture with its light brought back to the calibration's where the table shows it changed by
-    LIGHT_FOLLOWED or more (a lamp, a cloud, the camera's exposure): every colour moves with the light, the
-    meeples' too, and at 0.7 of the calibration's light a fifth of them fell outside their calibrated colour's cut
-    (held-out 86% right; `models/tiles.md`, round 47). The gain is held within LIGHT_GAINS; the picture as it is
-    without a calibrated table colour."""
+    """The picture with its light brought back to the calibration's where the table shows it changed (a lamp, a
+    cloud, the camera's exposure; `vision.light.back_in_light`): every colour moves with the light, the meeples'
+    too, and at 0.7 of the calibration's light a fifth of them fell outside their calibrated colour's cut (held-out
+    86% right; `models/tiles.md`, round 47). The picture as it is without a calibrated table colour."""
     if calibration.table is None:
         return image
     return back_in_light(image, calibration.table, table_seen(image))
-
-
-def back_in_light(image: np.ndarray, then: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """The picture brought back to the light in which a surface showed the Lab colour `then`, where it shows `now`
-    (`light_gain`, held within LIGHT_GAINS), or the picture itself where they lie within LIGHT_FOLLOWED."""
-    gain = float(np.clip(light_gain(then, now), *LIGHT_GAINS))
-    if abs(gain - 1.0) < LIGHT_FOLLOWED:
-        return image
-    return degrade.relit(image, 1.0 / gain)
 
 
 @dataclass(frozen=True)
@@ -372,16 +345,11 @@ def _carried(seen: dict[str, list[np.ndarray]], calibration: Calibration) -> dic
     rest = [n for n in calibration.colours if n not in seen]
     if not seen or not rest:
         return {}
-    before = _bgr(np.array([calibration.colours[n] for n in seen], np.float32)).sum()
-    after = _bgr(np.array([np.median(np.array(c), axis=0) for c in seen.values()], np.float32)).sum()
-    moved = np.clip(np.round(_bgr(np.array([calibration.colours[n] for n in rest], np.float32))
+    before = bgr_of(np.array([calibration.colours[n] for n in seen], np.float32)).sum()
+    after = bgr_of(np.array([np.median(np.array(c), axis=0) for c in seen.values()], np.float32)).sum()
+    moved = np.clip(np.round(bgr_of(np.array([calibration.colours[n] for n in rest], np.float32))
                              * (after / max(before, 1.0))), 0, 255).astype(int)
     return {name: _lab(tuple(bgr)) for name, bgr in zip(rest, moved.tolist(), strict=True)}
-
-
-def _bgr(lab: np.ndarray) -> np.ndarray:
-    """(n, 3) Lab colours (OpenCV's 8-bit scale) as BGR floats."""
-    return cv2.cvtColor(np.clip(np.round(lab), 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2BGR)[0].astype(np.float64)
 
 
 def _sure_colours(sure: list[Blob], patch: int, lab: np.ndarray, scores: list[float]) -> dict[str, list[np.ndarray]]:
