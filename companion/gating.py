@@ -63,7 +63,9 @@ class StillnessGate:
         roi, band = self._masks(small.shape)
         level = self.config.level * min(1.0, max(self._light, LEAST_LEVEL))  # a dimmer room shows less contrast
         moving = _changed(small, prev, level, roi) > self.config.motion_fraction
-        arm = self._ref is not None and self._arm(small, roi, band, level)
+        # the last committed view in this frame's light: what the arm and the change are judged against
+        ref, gain = _in_light_of(self._ref, small, roi) if self._ref is not None else (None, 1.0)
+        arm = ref is not None and self._arm(small, ref, roi, band, level)
         if arm and not moving:
             self._arm_since = self._arm_since if self._arm_since is not None else t
             arm = t - self._arm_since < self.config.arm_timeout_s
@@ -82,8 +84,7 @@ class StillnessGate:
         if self._done:
             return False
         self._done = True
-        if self._ref is not None:
-            ref, gain = _in_light_of(self._ref, small, roi)
+        if ref is not None:
             if _changed(small, ref, level, roi) < self.config.change_fraction:
                 return False  # a hand passed and left everything as it was (or the room's light alone changed)
             self._light *= gain
@@ -113,9 +114,7 @@ class StillnessGate:
         assert self._band is not None
         return self._roi, self._band
 
-    def _arm(self, small: np.ndarray, roi: np.ndarray, band: np.ndarray, level: float) -> bool:
-        assert self._ref is not None
-        ref, _ = _in_light_of(self._ref, small, roi)
+    def _arm(self, small: np.ndarray, ref: np.ndarray, roi: np.ndarray, band: np.ndarray, level: float) -> bool:
         diff = ((cv2.absdiff(small, ref) > level) & (roi > 0)).astype(np.uint8)
         if diff.sum() < self.config.arm_fraction * diff.size:
             return False

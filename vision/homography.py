@@ -17,50 +17,52 @@ _DIAG = float(np.hypot(CARD_W_MM, CARD_H_MM))
 _SIDES = np.array([CARD_W_MM, CARD_H_MM, CARD_W_MM, CARD_H_MM, _DIAG, _DIAG])
 
 
-def _mapped(params: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Points (N, 2) through the homography of the 8 parameters (h22 = 1): the mapped points, their
-    derivatives by the parameters (N, 2, 8) and the projective divisor w."""
+def _mapped(params: np.ndarray, pts: np.ndarray, derivatives: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """Points (N, 2) through the homography of the 8 parameters (h22 = 1), and where asked their derivatives by the
+    parameters (N, 2, 8)."""
     h = np.append(params, 1.0).reshape(3, 3)
     x, y = pts[:, 0], pts[:, 1]
     w = h[2, 0] * x + h[2, 1] * y + 1.0
     u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
     v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+    if not derivatives:
+        return np.stack([u, v], 1), None
     d = np.zeros((len(pts), 2, 8))
     ones = np.ones_like(x)
     d[:, 0, 0:3] = np.stack([x, y, ones], 1) / w[:, None]
     d[:, 1, 3:6] = d[:, 0, 0:3]
     d[:, 0, 6:8] = -np.stack([u * x, u * y], 1) / w[:, None]
     d[:, 1, 6:8] = -np.stack([v * x, v * y], 1) / w[:, None]
-    return np.stack([u, v], 1), d, w
+    return np.stack([u, v], 1), d
 
 
 _PAIRS = np.array([[1, 0], [2, 1], [3, 2], [0, 3], [2, 0], [3, 1]])  # four sides, two diagonals (b - a)
+_GAUGE = ((0, 0), (0, 1), (1, 1))  # the reference card's top-left x and y and top-right y fix the table frame
 
 
 def _shape_residuals(params: np.ndarray, quads: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    return _shape_fit(params, quads, ref)[0]
+    """Each card's sides and diagonals against 63 x 88 mm, then three terms that fix the table frame on the
+    reference card."""
+    pts, _ = _mapped(params, quads.reshape(-1, 2), derivatives=False)
+    pts = pts.reshape(-1, 4, 2)
+    length = np.linalg.norm(pts[:, _PAIRS[:, 0]] - pts[:, _PAIRS[:, 1]], axis=2)
+    anchor, _ = _mapped(params, ref[:2], derivatives=False)
+    gauge = np.array([anchor[k] for k in _GAUGE]) * 3.0
+    return np.concatenate([(length - _SIDES).reshape(-1), gauge])
 
 
 def _shape_jacobian(params: np.ndarray, quads: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    return _shape_fit(params, quads, ref)[1]
-
-
-def _shape_fit(params: np.ndarray, quads: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The residuals (each card's sides and diagonals against 63 x 88 mm, then three terms that fix the table
-    frame on the reference card) and their Jacobian, in closed form: the finite-difference Jacobian took
-    nine evaluations an iteration (56-card map: 7.6 -> 1.6 ms)."""
-    pts, d, _ = _mapped(params, quads.reshape(-1, 2))
+    """`_shape_residuals`' Jacobian in closed form: the finite-difference one took nine evaluations an iteration
+    (56-card map: 7.6 -> 2.7 ms)."""
+    pts, d = _mapped(params, quads.reshape(-1, 2))
     pts, d = pts.reshape(-1, 4, 2), d.reshape(-1, 4, 2, 8)
     vec = pts[:, _PAIRS[:, 0]] - pts[:, _PAIRS[:, 1]]  # (n, 6, 2)
-    length = np.linalg.norm(vec, axis=2)
-    unit = vec / np.maximum(length, 1e-12)[..., None]
+    unit = vec / np.maximum(np.linalg.norm(vec, axis=2), 1e-12)[..., None]
     dvec = d[:, _PAIRS[:, 0]] - d[:, _PAIRS[:, 1]]  # (n, 6, 2, 8)
-    shape = (length - _SIDES).reshape(-1)
     shape_jac = np.einsum("nsc,nsck->nsk", unit, dvec).reshape(-1, 8)
-    anchor, da, _ = _mapped(params, ref[:2])
-    gauge = np.array([anchor[0, 0], anchor[0, 1], anchor[1, 1]]) * 3.0  # fixes the table frame
-    gauge_jac = np.stack([da[0, 0], da[0, 1], da[1, 1]]) * 3.0
-    return np.concatenate([shape, gauge]), np.vstack([shape_jac, gauge_jac])
+    _, da = _mapped(params, ref[:2])
+    gauge_jac = np.stack([da[k] for k in _GAUGE]) * 3.0
+    return np.vstack([shape_jac, gauge_jac])
 
 
 def table_homography(dets: CardDetections, min_cards: int = 1) -> np.ndarray | None:

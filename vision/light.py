@@ -28,8 +28,10 @@ def bgr_of(lab: np.ndarray) -> np.ndarray:
 
 
 def light_gain(then: np.ndarray, now: np.ndarray) -> float:
-    """By how much the light on a surface changed between two Lab colours of it: the ratio of their BGR sums."""
-    before, after = bgr_of(np.array([then, now], np.float32)).sum(axis=1)
+    """By how much the light changed between Lab colours of the same things then and now (one colour (3,), or
+    several (n, 3)): the ratio of their BGR sums."""
+    before = bgr_of(np.asarray(then, np.float32).reshape(-1, 3)).sum()
+    after = bgr_of(np.asarray(now, np.float32).reshape(-1, 3)).sum()
     return float(after / max(before, 1.0))
 
 

@@ -72,7 +72,7 @@ def read_crops(image: np.ndarray, quads: Sequence[np.ndarray], crop: Crop | Sequ
     if len(crops) != len(quads):
         raise ValueError(f"read_crops: {len(quads)} quads but {len(crops)} crops")
     memo = picture_memo(image)
-    if memo is None:
+    if memo is None or not len(quads):
         return classify(_cut(image, quads, crops), model)
     keys = [(str(model), fn, args, np.asarray(q, np.float32).tobytes())
             for q, (fn, args) in zip(quads, crops, strict=True)]
@@ -81,7 +81,7 @@ def read_crops(image: np.ndarray, quads: Sequence[np.ndarray], crop: Crop | Sequ
         at = sorted(first.values())
         read = classify(_cut(image, [quads[i] for i in at], [crops[i] for i in at]), model)
         memo.update((keys[i], probs) for i, probs in zip(at, read, strict=True))
-    return np.stack([memo[k] for k in keys]) if keys else classify(np.zeros((0, 1, 1, 3), np.uint8), model)
+    return np.stack([memo[k] for k in keys])
 
 
 def _cut(image: np.ndarray, quads: Sequence[np.ndarray], crops: Sequence[Crop]) -> np.ndarray:

@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.light import back_in_light, bgr_of, table_seen
+from vision.light import back_in_light, bgr_of, light_gain, table_seen
 from vision.tiles import verifier
 from vision.tiles.board_mask import pixels
 from vision.tiles.figures import MEEPLE_OUTLINE, MEEPLE_PAINT
@@ -345,10 +345,10 @@ def _carried(seen: dict[str, list[np.ndarray]], calibration: Calibration) -> dic
     rest = [n for n in calibration.colours if n not in seen]
     if not seen or not rest:
         return {}
-    before = bgr_of(np.array([calibration.colours[n] for n in seen], np.float32)).sum()
-    after = bgr_of(np.array([np.median(np.array(c), axis=0) for c in seen.values()], np.float32)).sum()
-    moved = np.clip(np.round(bgr_of(np.array([calibration.colours[n] for n in rest], np.float32))
-                             * (after / max(before, 1.0))), 0, 255).astype(int)
+    gain = light_gain(np.array([calibration.colours[n] for n in seen]),
+                      np.array([np.median(np.array(c), axis=0) for c in seen.values()]))
+    moved = np.clip(np.round(bgr_of(np.array([calibration.colours[n] for n in rest], np.float32)) * gain),
+                    0, 255).astype(int)
     return {name: _lab(tuple(bgr)) for name, bgr in zip(rest, moved.tolist(), strict=True)}
 
 
