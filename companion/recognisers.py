@@ -41,9 +41,14 @@ class RecogniserUnavailable(RuntimeError):
 
 
 class VisionCards:
-    """A card game read by the general card recogniser (`vision.cards.predict`) and the game's layout."""
+    """A card game read by the general card recogniser (`vision.cards.predict`) and the game's layout.
+
+    The light is followed from the table: the first frame's table colour is the light the cards are read in, and
+    a frame whose table shows the light changed since is read brought back to it (`vision.light`): in a room
+    whose lamp goes out the face-down piles stay backs."""
 
     game = "scoundrel"
+    table: Any = None  # the table's Lab colour (`vision.light.table_seen`) in the first frame's light
 
     def __init__(self) -> None:
         self._reading, layout = _layout(self.game)
@@ -60,10 +65,14 @@ class VisionCards:
             raise RecogniserUnavailable(f"the card recogniser cannot run: {type(exc).__name__}: {exc}") from None
         update = importlib.import_module("vision.cards.update")
         self.follower = update.Follower(functools.partial(self._predict, codes=self._codes))
+        self._light = importlib.import_module("vision.light")
 
     def detect(self, image: np.ndarray) -> Any:
         """The cards of the table's next still view (a map's by what changed since the last: `Follower`)."""
-        return self.follower.read(image)
+        seen = self._light.table_seen(image)
+        if self.table is None:
+            self.table = seen
+        return self.follower.read(self._light.back_in_light(image, self.table, seen))
 
     def read(self, image: np.ndarray) -> Reading:
         return self._reading(self.detect(image), image.shape)

@@ -34,7 +34,27 @@ class Verdict:
     message: str = ""
 
 
-def explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int = 2) -> Verdict:
+def explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int = 2,
+            earlier: Any = None) -> Verdict:
+    """What explains `view`; `earlier` is the view still awaiting the player (a probable misread), if any.
+
+    A misread view may still have shown the room rightly (a deal read with a card too many on the weapon): where
+    its room is one the game may hold (`room_reveals`), the new view is first tried with that deal made and those
+    cards known to lie there, so a card dealt and moved on since is neither lost to the referee nor taken for one
+    not laid yet. A room read wrong leaves a card the new view does not show, or finds no place for one it does,
+    and the view is then explained as the game stands.
+    """
+    room_reveals = getattr(live.table, "room_reveals", None)
+    pairs = room_reveals(live.match.game, earlier, confirmed) if earlier is not None and room_reveals else None
+    if pairs is not None:
+        verdict = _explain(_revealed(live, pairs), view, confirmed | live.table.confirmed(earlier), max_depth)
+        if verdict.kind in ("same", "moves", "violation"):
+            verdict.reveals = pairs + verdict.reveals
+            return verdict
+    return _explain(live, view, confirmed, max_depth)
+
+
+def _explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int) -> Verdict:
     live, drawn = _with_drawn(live, view)
     table, game = live.table, live.match.game
     assert table is not None
@@ -60,10 +80,15 @@ def _with_drawn(live: LiveGame, view: Any) -> tuple[LiveGame, list[tuple[str, st
     pairs = drawn(live.match.game, view) if drawn is not None else []
     if not pairs:
         return live, []
+    return _revealed(live, pairs), pairs
+
+
+def _revealed(live: LiveGame, pairs: list[tuple[str, str]]) -> LiveGame:
+    """A copy of the game with those reveals made; the live one is untouched."""
     ghost = copy.copy(live)
     ghost.table = copy.deepcopy(live.table)
-    ghost.reveal(pairs)  # replays into a new match: the live one is untouched
-    return ghost, pairs
+    ghost.reveal(pairs)  # replays into a new match
+    return ghost
 
 
 def _fits(game: Game, table: Any, view: Any, confirmed: frozenset[str], depth: int) -> list[tuple[list[str], Any]]:

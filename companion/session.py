@@ -97,7 +97,7 @@ class Session:
                 return "violation-standing"
             if self.state.pending is not None and self.state.pending["seen"] == seen:
                 return "pending"
-            verdict = explain(live, view, self.state.confirmed, self.max_depth)
+            verdict = explain(live, view, self.state.confirmed, self.max_depth, self._misread_view(live))
             said = self._settle(verdict, view, pos, "camera")
         self._publish(said)
         return verdict.kind
@@ -312,6 +312,12 @@ class Session:
         if self.state.live is None:
             raise ActionError("no game yet: start one first")
         return self.state.live
+
+    def _misread_view(self, live: LiveGame) -> Any:
+        """The view awaiting the player, as the table reads it (None when nothing awaits)."""
+        if self.state.pending is None or live.table is None:
+            return None
+        return live.table.parse_view(self.state.pending["seen"])
 
     def _pending(self) -> dict[str, Any]:
         if self.state.pending is None:

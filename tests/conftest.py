@@ -1,5 +1,6 @@
 """Fixtures shared by the tests: one real headless Chromium (Debian's, through Playwright) per module for the
-browser tests, and one board of a tile set read and scored for the tile round tests."""
+browser tests, one board of a tile set read and scored for the tile round tests, the general Scoundrel card
+recogniser and the demo video's frames."""
 
 from __future__ import annotations
 
@@ -38,3 +39,32 @@ def tile_picture() -> Callable[[str, int], Any]:
     from vision.tiles.evaluate import EvalConfig, draw_scene
 
     return lambda name, index: draw_scene(EvalConfig.from_yaml(TILE_SETS / f"{name}.yaml"), index)[0].image
+
+
+@pytest.fixture(scope="module")
+def vision_scoundrel() -> Any:
+    """The general card recogniser with Scoundrel's layout (`companion.recognisers.VisionScoundrel`), one per module;
+    skipped where it cannot run."""
+    from companion.recognisers import RecogniserUnavailable, VisionScoundrel
+
+    try:
+        return VisionScoundrel()
+    except RecogniserUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture
+def demo_frame() -> Callable[[int], Any]:
+    """pos -> that frame of the shipped demo video, read on from the start: seeking an mp4 may land on a key frame."""
+    import cv2
+
+    from companion.commands.demo import Demo
+
+    def frame(pos: int) -> Any:
+        cap = cv2.VideoCapture(str(Demo.load().video))
+        for _ in range(pos + 1):
+            ok, image = cap.read()
+        cap.release()
+        assert ok, f"the demo video has no frame {pos}"
+        return image
+    return frame

@@ -14,7 +14,7 @@ import pytest
 
 from companion import calibration
 from companion.loop import RefereeLoop
-from companion.recognisers import RecogniserUnavailable, VisionScoundrel
+from companion.recognisers import VisionScoundrel
 from companion.session import Session
 from companion.store import Store
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM
@@ -53,20 +53,12 @@ def _card_sizes(data: dict, corners: np.ndarray) -> tuple[float, float]:
             float(np.median(np.linalg.norm(mm[:, 3] - mm[:, 0], axis=1))))
 
 
-@pytest.fixture(scope="module")
-def recogniser() -> VisionScoundrel:
-    try:
-        return VisionScoundrel()
-    except RecogniserUnavailable as exc:
-        pytest.skip(str(exc))
-
-
 def _autos(store: Store, game_id: int) -> list[dict]:
     return [e.data for e in store.events(game_id) if e.kind == "calibration" and e.data.get("source") == "auto"]
 
 
 def test_video_calibrates_once_per_camera_manual_overrides_and_resume_restores(
-        tmp_path: Path, recogniser: VisionScoundrel) -> None:
+        tmp_path: Path, vision_scoundrel: VisionScoundrel) -> None:
     first, first_truth = _scene(5, swap=False)
     first_changed, _ = _scene(5, swap=True)
     moved, moved_truth = _scene(6, swap=False)
@@ -78,7 +70,7 @@ def test_video_calibrates_once_per_camera_manual_overrides_and_resume_restores(
     store = Store(db)
     session = Session(store)
     game_id = session.new_game("scoundrel", {}, {"deck": "full"})
-    loop = RefereeLoop(session, recogniser)
+    loop = RefereeLoop(session, vision_scoundrel)
     assert session.snapshot()["calibration"] == {"source": None, "text": "not calibrated"}
     loop.run_file(str(video))
     assert len(loop.stable) == 4  # four still tables, each read once
@@ -98,7 +90,7 @@ def test_video_calibrates_once_per_camera_manual_overrides_and_resume_restores(
     # the player's play area overrides the cards' calibration: no auto event while it stands
     area = [[0.05, 0.05], [0.95, 0.05], [0.95, 0.95], [0.05, 0.95]]
     session.calibrate(area)
-    cards = recogniser.read(first).cards
+    cards = vision_scoundrel.read(first).cards
     assert loop.calibrator.update(session, cards, first.shape) is None
     assert len(_autos(store, game_id)) == 2
     assert session.snapshot()["calibration"] == {"source": "manual", "text": "manual play area"}

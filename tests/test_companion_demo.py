@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -63,11 +64,12 @@ def test_the_demo_deck_profile_is_enrolled_from_its_photo_and_reused(demo_profil
     assert (demo_profile / "manifest.json").stat().st_mtime_ns == stamp
 
 
-def test_the_deck_recogniser_reads_a_fan_and_the_room(demo_profile: Path) -> None:
+def test_the_deck_recogniser_reads_a_fan_and_the_room(demo_profile: Path,
+                                                      demo_frame: Callable[[int], np.ndarray]) -> None:
     """Frame 245: 7C in the room, the 10D weapon with 9S and 8S fanned over it, the dungeon pile."""
     recogniser = recogniser_for(DEMO.game, demo_profile, DEMO.setup["deck"])
     assert recogniser is not None
-    reading = recogniser.read(_frame(245))
+    reading = recogniser.read(demo_frame(245))
     assert reading.observation["room"] == ["7C"]
     assert reading.observation["weapon"] == "10D" and reading.observation["weapon_monsters"] == ["9S", "8S"]
     assert reading.observation["dungeon"] == 1
@@ -89,15 +91,6 @@ def test_the_companion_watching_the_demo_video_ends_with_the_true_record(tmp_pat
     assert set(verdicts) <= {"same", "moves", "violation", "violation-standing"}, verdicts  # no misread, no doubt
     assert verdicts.count("violation") == 1
     assert session.record() == DEMO.true_record()
-
-
-def _frame(pos: int) -> np.ndarray:
-    cap = cv2.VideoCapture(str(DEMO.video))
-    for _ in range(pos + 1):  # read on rather than seek: seeking an mp4 may land on a key frame
-        ok, image = cap.read()
-    cap.release()
-    assert ok
-    return image
 
 
 @pytest.mark.parametrize("weapon, monsters, room", [

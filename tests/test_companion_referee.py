@@ -76,6 +76,32 @@ def test_random_games_are_refereed_exactly(tmp_path: Path, seed: int) -> None:
         assert session.record() == truth.to_json()
 
 
+def with_deals_misread(views: list[dict[str, Any]], deck: list[str]) -> list[dict[str, Any]]:
+    """Each view that shows cards newly dealt to the room also shows a card on the weapon that is not there."""
+    phantom = next(code for code in (card_code(c) for c in DECK) if code not in deck)
+    out, room = [], set()
+    for v in views:
+        dealt = set(v["room"]) - room
+        room = set(v["room"])
+        out.append({**v, "weapon_monsters": [*v["weapon_monsters"], phantom]} if dealt else v)
+    return out
+
+
+@pytest.mark.parametrize("seed", [None, *range(20)])
+def test_a_deal_seen_in_a_misread_view_is_learnt_when_the_next_view_needs_it(tmp_path: Path,
+                                                                             seed: int | None) -> None:
+    """Every deal is read with one card too many on the weapon (a probable misread) and the next view shows a
+    dealt card already moved: the misread view's room names the cards dealt, so the game goes on and the
+    hidden order is learnt card for card (None: the demo game, which deals 8D and equips it next)."""
+    truth = demo_record() if seed is None else random_record(seed, size=random.Random(seed).randint(8, 30))
+    session = new_session(tmp_path, truth.setup["dungeon"])
+    verdicts = [session.observe(v) for v in with_deals_misread(views_of(truth), truth.setup["dungeon"])]
+    assert "misread" in verdicts and "ambiguous" not in verdicts
+    assert session.record()["moves"] == truth.moves
+    if session.api_state()["status"] == "won":
+        assert session.record() == truth.to_json()
+
+
 def test_first_room_binds_cards_to_the_dungeon_order_as_they_are_laid(tmp_path: Path) -> None:
     session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
     assert session.observe({"room": ["7H"]}) == "same"

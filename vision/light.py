@@ -13,6 +13,10 @@ from vision.table import border_pixels
 
 LIGHT_FOLLOWED = 0.05  # a change of the light, as a share, from which it is undone
 LIGHT_GAINS = (0.5, 2.0)  # the most a picture's light is brought back by, either way
+BRIGHTEST = 99.0  # the percentile of a picture's lightness that tells how bright its brightest things (paper) are
+EXPOSED_LEAST = 150.0  # a picture whose brightest lie under this lightness (OpenCV's 0-255 L) is too dark to read:
+# the real card photos 171-253 (median 236), synthetic card scenes 155 and more; the demo table at half light 135
+EXPOSED_AIM = 230.0  # ... and is brought up to this (within LIGHT_GAINS)
 
 
 def table_seen(image: np.ndarray) -> np.ndarray:
@@ -42,3 +46,20 @@ def back_in_light(image: np.ndarray, then: np.ndarray, now: np.ndarray) -> np.nd
     if abs(gain - 1.0) < LIGHT_FOLLOWED:
         return image
     return degrade.relit(image, 1.0 / gain)
+
+
+def brightest(image: np.ndarray) -> float:
+    """The BRIGHTEST percentile of the picture's lightness (OpenCV's 0-255 L), on a quarter-size copy."""
+    small = image if min(image.shape[:2]) <= 64 else cv2.resize(image, None, fx=0.25, fy=0.25,
+                                                                 interpolation=cv2.INTER_AREA)
+    return float(np.percentile(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0], BRIGHTEST))
+
+
+def exposed(image: np.ndarray, lightness: float) -> np.ndarray:
+    """The picture brought up so that its brightest (`lightness`, `brightest`) reach EXPOSED_AIM where they lie
+    under EXPOSED_LEAST, or the picture itself: with no first light to follow (a game begun in a dim room), a
+    white card's paper tells how far the light is from one the readers know."""
+    if lightness >= EXPOSED_LEAST:
+        return image
+    grey = np.array([[lightness, 128.0, 128.0], [EXPOSED_AIM, 128.0, 128.0]], np.float32)
+    return degrade.relit(image, min(light_gain(grey[0], grey[1]), LIGHT_GAINS[1]))

@@ -101,11 +101,21 @@ class ScoundrelTable:
         state = game.state()
         if state["weapon"] != view.weapon or Counter(state["weapon_monsters"]) != Counter(view.monsters):
             return None
-        if UNREAD in view.room or len(set(view.room)) != len(view.room):
+        return self._room_fit(state["room"], view.room, confirmed)
+
+    def room_reveals(self, game: Game, view: View, confirmed: frozenset[str]) -> list[tuple[str, str]] | None:
+        """The reveals the room of `view` implies, whatever the weapon and its monsters look like, or None
+        when its room is not the state's: for a view no move explained (a deal read with a card too many
+        on the weapon), whose room the referee may take as dealt and lying there."""
+        return self._room_fit(game.state()["room"], view.room, confirmed)
+
+    def _room_fit(self, room: list[str], seen: tuple[str, ...],
+                  confirmed: frozenset[str]) -> list[tuple[str, str]] | None:
+        if UNREAD in seen or len(set(seen)) != len(seen):
             return None
-        extras = list(view.room)
+        extras = list(seen)
         unseen_slots = []
-        for code in state["room"]:
+        for code in room:
             if code not in self.seen:
                 unseen_slots.append(code)
             elif code in extras:

@@ -17,7 +17,7 @@ from collections.abc import Collection
 import cv2
 import numpy as np
 
-from vision.cards.backs import centre_colours, like_table, table_lab
+from vision.cards.backs import brightest_lightness, centre_colours, like_table, table_lab
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect, detect_turned
 from vision.cards.facedown import _backs_unread, _blob_backs, _found, face_down
@@ -86,6 +86,7 @@ from vision.cards.stacks import (
     _walked,
 )
 from vision.detections import CardDetections
+from vision.light import exposed
 
 BOX_SCORE = 0.3  # the detector score a card, back or index box needs (but see FAN_INDEX_SCORE)
 JOKER_READ = 0.5  # a joker read less surely is read again as an unread card: a joker is ignored, a card lost
@@ -125,6 +126,7 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     map for an update holds too few of); `codes`: the cards that may lie on this table (a game's deck: Scoundrel
     plays without the red courts and aces; None: any card), see `_in_deck`."""
     codes = _deck(codes)
+    image = exposed(image, brightest_lightness(image))  # a picture too dark to read is brought up first
     boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes) if in_map is None else in_map
     turned_only = np.zeros((0, 4, 2), np.float32)

@@ -13,12 +13,13 @@ import numpy as np
 
 from vision.cards.geometry import CARD_H_MM, CARD_W_MM, card_to_image, index_crop, rect_crop, rotate_corners
 from vision.cards.memo import remembered
+from vision.light import brightest
 from vision.table import table_distance, table_pixels
 
 TABLE_BACK = 5.0  # a back's middle this close to the table's colour is the table (seed 777: false backs 0.6-2.7
 # from it, true ones 8.2 and more)
 PALE_L = 140.0  # paper is lighter than this (OpenCV's 0-255 L: L* 55) in a picture lit as most are
-PAPER_BRIGHTEST, PAPER_OF_BRIGHTEST = 99.0, 0.6  # ... or than 0.6 of the picture's 99th lightness percentile
+PAPER_OF_BRIGHTEST = 0.6  # ... or than 0.6 of the picture's brightest lightness (`vision.light.brightest`)
 PAPER_SHARE = 0.1  # a card whose middle shows less paper than this may be a back (faces: 0.32 and more on the
 # real tune half's unread cards, but for two dark photos at 0.01-0.02; the backs read as unread faces: 0)
 SAME_BACK = 8.0  # a middle this near a sure back's in the same picture is that design's (two backs of one pile: 2)
@@ -147,15 +148,14 @@ def index_paper(image: np.ndarray, outlines: np.ndarray, least: float = PALE_L) 
 
 def paper_lightness(image: np.ndarray) -> float:
     """The lightness (OpenCV's 0-255 L) paper has at least in this picture: PALE_L, or less in a dark picture,
-    PAPER_OF_BRIGHTEST of its brightest (PAPER_BRIGHTEST percentile): a white face photographed at dusk is grey."""
-    return remembered(image, paper_lightness, lambda: _paper_lightness(image))
+    PAPER_OF_BRIGHTEST of its brightest (`brightest_lightness`): a white face photographed at dusk is grey."""
+    return remembered(image, paper_lightness,
+                      lambda: float(min(PALE_L, PAPER_OF_BRIGHTEST * brightest_lightness(image))))
 
 
-def _paper_lightness(image: np.ndarray) -> float:
-    small = image if min(image.shape[:2]) <= 64 else cv2.resize(image, None, fx=0.25, fy=0.25,
-                                                                 interpolation=cv2.INTER_AREA)
-    lightness = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0]
-    return float(min(PALE_L, PAPER_OF_BRIGHTEST * np.percentile(lightness, PAPER_BRIGHTEST)))
+def brightest_lightness(image: np.ndarray) -> float:
+    """`vision.light.brightest`, once per picture read."""
+    return remembered(image, brightest_lightness, lambda: brightest(image))
 
 
 def _pale(lab: np.ndarray, least: float = PALE_L) -> np.ndarray:
