@@ -44,8 +44,9 @@ class VisionCards:
     """A card game read by the general card recogniser (`vision.cards.predict`) and the game's layout.
 
     The light is followed from the table: the first frame's table colour is the light the cards are read in, and
-    a frame whose table shows the light changed since is read brought back to it (`vision.light`): in a room
-    whose lamp goes out the face-down piles stay backs."""
+    a frame whose table shows the light rose since is read brought back down to it (`vision.light.down_to_light`):
+    white paper past the camera's range hid a card under another. A dimmer room is read as it is, and brought up
+    when too dark to read (`vision.light.exposed`, in `vision.cards.predict`)."""
 
     game = "scoundrel"
     table: Any = None  # the table's Lab colour (`vision.light.table_seen`) in the first frame's light
@@ -72,7 +73,7 @@ class VisionCards:
         seen = self._light.table_seen(image)
         if self.table is None:
             self.table = seen
-        return self.follower.read(self._light.back_in_light(image, self.table, seen))
+        return self.follower.read(self._light.down_to_light(image, self.table, seen))
 
     def read(self, image: np.ndarray) -> Reading:
         return self._reading(self.detect(image), image.shape)

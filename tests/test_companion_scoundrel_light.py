@@ -1,5 +1,6 @@
-"""The general card recogniser referees the demo video in the light a room may have: a lamp put out or switched on
-half-way (`VisionCards` follows the table's light), a room dim from the start (`vision.light.exposed`)."""
+"""The general card recogniser referees the demo video in the light a room may have: a lamp put out half-way (read as
+it is), a room dim from the start (brought up, `vision.light.exposed`), a lamp switched on (read brought back down
+to the first frame's light, `VisionCards` and `vision.light.down_to_light`)."""
 
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ from companion.tables.superheld import SuperheldTable, observation, parse_view
 from engine.match import Match
 from engine.record import Record
 from engine.superheld.deck import MAP_CARDS, code
+from vision import degrade
 from vision.detections import CardDetections
 from vision.tiles.figures import MEEPLE_PAINT
 
@@ -138,17 +139,23 @@ def _stills() -> list[tuple[str, np.ndarray]]:
     ]
 
 
-@pytest.fixture(scope="module")
-def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    path = tmp_path_factory.mktemp("superheld") / "superheld.mp4"
+def _write(path: Path, relit: tuple[int, float] | None = None) -> tuple[Path, list[str]]:
+    """The stills as an mp4; `relit` (still, factor): from that still on the room's light is multiplied by it."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, SIZE)
     names = []
-    for name, image in _stills():
+    for k, (name, image) in enumerate(_stills()):
         names.append(name)
+        if relit is not None and k >= relit[0]:
+            image = degrade.relit(image, relit[1])
         for _ in range(HOLD):
             writer.write(image)
     writer.release()
     return path, names
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    return _write(tmp_path_factory.mktemp("superheld") / "superheld.mp4")
 
 
 @pytest.fixture(scope="module")
@@ -172,6 +179,25 @@ def _frames(path: Path) -> Iterator[Frame]:
         cap.release()
 
 
+def _referee(tmp_path: Path, recogniser: Any, video: Path) -> tuple[Session, RefereeLoop, list[dict[str, Any]]]:
+    """The video through the referee loop, the player picking the way the hero went when asked; the session, the
+    loop and what was asked."""
+    session = Session(Store(tmp_path / "superheld.db"))
+    session.new_game("superheld", {}, SETUP)
+    loop = RefereeLoop(session, recogniser)
+    asked: list[dict[str, Any]] = []
+    for frame in _frames(video):
+        commit: Commit | None = loop.step(frame)
+        if commit is not None and commit.verdict == "ambiguous":
+            pending = session.state.pending
+            assert pending is not None
+            asked.append(pending)
+            moves = [o["moves"] for o in pending["options"]]
+            assert TRUE_MOVES[7:] in moves
+            session.confirm(moves.index(TRUE_MOVES[7:]))
+    return session, loop, asked
+
+
 # -- the tests ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("reader", ["deck profile", "general pipeline"])
 def test_the_companion_referees_the_superheld_video(tmp_path: Path, video: tuple[Path, list[str]],
@@ -185,19 +211,7 @@ def test_the_companion_referees_the_superheld_video(tmp_path: Path, video: tuple
         except RecogniserUnavailable as exc:
             pytest.skip(str(exc))
         assert isinstance(recogniser, VisionSuperheld)
-    session = Session(Store(tmp_path / "superheld.db"))
-    session.new_game("superheld", {}, SETUP)
-    loop = RefereeLoop(session, recogniser)
-    asked: list[dict[str, Any]] = []
-    for frame in _frames(video[0]):
-        commit: Commit | None = loop.step(frame)
-        if commit is not None and commit.verdict == "ambiguous":  # the player picks the way the hero went
-            pending = session.state.pending
-            assert pending is not None
-            asked.append(pending)
-            moves = [o["moves"] for o in pending["options"]]
-            assert TRUE_MOVES[7:] in moves
-            session.confirm(moves.index(TRUE_MOVES[7:]))
+    session, loop, asked = _referee(tmp_path, recogniser, video[0])
     verdicts = [c.verdict for c in loop.commits]
     if reader == "deck profile":
         assert verdicts == ["same", "moves", "moves", "moves", "moves", "moves", "violation", "same", "misread", "same",
@@ -218,6 +232,21 @@ def test_the_companion_referees_the_superheld_video(tmp_path: Path, video: tuple
     # the store alone gives the same game back (resume)
     again = Session(Store(tmp_path / "superheld.db"))
     assert again.resume() and again.record() == record
+
+
+@pytest.mark.parametrize("factor", [0.6, 1.6])
+def test_the_general_pipeline_referees_the_map_when_the_light_changes(tmp_path: Path, factor: float) -> None:
+    """From the fifth still on the room is lit at `factor` of its light: dimmer, the cards are read as they are;
+    brighter, the white paper is past the camera's range and each still is read brought back down to the first
+    frame's light (without: from the 6H turned on, one still unreadable and four misread)."""
+    try:
+        recogniser = recogniser_for("superheld")
+    except RecogniserUnavailable as exc:
+        pytest.skip(str(exc))
+    session, loop, _ = _referee(tmp_path, recogniser, _write(tmp_path / "relit.mp4", (4, factor))[0])
+    verdicts = [c.verdict for c in loop.commits]
+    assert session.record()["moves"] == TRUE_MOVES, verdicts
+    assert verdicts.count("violation") == 1 and verdicts.count("misread") <= 1
 
 
 def test_a_misread_is_shown_with_what_was_seen_and_expected(tmp_path: Path, video: tuple[Path, list[str]],

@@ -48,6 +48,13 @@ def back_in_light(image: np.ndarray, then: np.ndarray, now: np.ndarray) -> np.nd
     return degrade.relit(image, 1.0 / gain)
 
 
+def down_to_light(image: np.ndarray, then: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """`back_in_light` for a picture lit more brightly than then only: paper lit past the camera's range reads worse
+    than the card readers read a dimmer room, while a dim picture brought up amplifies its noise and its steps of
+    grey (a Superheld map at 0.7 of its light brought back read a card twice that the dim picture read once)."""
+    return back_in_light(image, then, now) if light_gain(then, now) > 1.0 else image
+
+
 def brightest(image: np.ndarray) -> float:
     """The BRIGHTEST percentile of the picture's lightness (OpenCV's 0-255 L), on a quarter-size copy."""
     small = image if min(image.shape[:2]) <= 64 else cv2.resize(image, None, fx=0.25, fy=0.25,
