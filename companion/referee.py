@@ -20,8 +20,11 @@ from typing import Any
 
 from companion.live_game import LiveGame
 from engine.game import PLAYING, Game
+from engine.match import Match
 
 SUGGESTIONS = 4
+EARLIER_MISREAD = 2  # cards by which a misread view may differ from the state it is taken for: one card read as
+# another (a 9S as 9C), or one card too many or lost
 
 
 @dataclass
@@ -38,20 +41,66 @@ def explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int
             earlier: Any = None) -> Verdict:
     """What explains `view`; `earlier` is the view still awaiting the player (a probable misread), if any.
 
-    A misread view may still have shown the room rightly (a deal read with a card too many on the weapon): where
-    its room is one the game may hold (`room_reveals`), the new view is first tried with that deal made and those
-    cards known to lie there, so a card dealt and moved on since is neither lost to the referee nor taken for one
-    not laid yet. A room read wrong leaves a card the new view does not show, or finds no place for one it does,
-    and the view is then explained as the game stands.
+    A misread view may still have shown the room rightly (a deal read with a card too many on the weapon): the new
+    view is first tried after the moves and the deal that room implies (`_after_earlier`), so a card dealt and moved
+    on since is neither lost to the referee nor taken for one not laid yet. A room read wrong leaves a card the new
+    view does not show, or finds no place for one it does, and the view is then explained as the game stands.
     """
-    room_reveals = getattr(live.table, "room_reveals", None)
-    pairs = room_reveals(live.match.game, earlier, confirmed) if earlier is not None and room_reveals else None
-    if pairs is not None:
-        verdict = _explain(_revealed(live, pairs), view, confirmed | live.table.confirmed(earlier), max_depth)
-        if verdict.kind in ("same", "moves", "violation"):
-            verdict.reveals = pairs + verdict.reveals
+    if earlier is not None and getattr(live.table, "room_reveals", None) is not None:
+        verdict = _after_earlier(live, view, earlier, confirmed, max_depth)
+        if verdict is not None:
             return verdict
     return _explain(live, view, confirmed, max_depth)
+
+
+def _after_earlier(live: LiveGame, view: Any, earlier: Any, confirmed: frozenset[str],
+                   max_depth: int) -> Verdict | None:
+    """What explains `view` passing through the room of `earlier`, read as it was or with one card left out (a card
+    read where none lies, `room_readings`): the fewest moves after which that room is one the game may hold
+    (`room_reveals`: the cards it deals) with the rest of the view one misread card off at most (EARLIER_MISREAD),
+    those cards known to lie there, then what explains `view`. Where several do (a monster fought with the weapon
+    or bare, then the weapon replaced) the player is asked; None where none does."""
+    assert live.table is not None
+    for reading, left_out in live.table.room_readings(earlier):
+        for depth in range(max_depth + 1):
+            found = _through(live, view, reading, left_out, confirmed, depth, max_depth)
+            if len(found) == 1:
+                return found[0]
+            if found:
+                options = [{"moves": v.moves, "reveals": v.reveals} for v in found]
+                return Verdict("ambiguous", options=options, message=f"{len(found)} move sequences explain the table")
+    return None
+
+
+def _through(live: LiveGame, view: Any, reading: Any, left_out: int, confirmed: frozenset[str], depth: int,
+             max_depth: int) -> list[Verdict]:
+    """The explanations of `view` after `depth` moves that lead to the room of `reading` (see `_after_earlier`)."""
+    table, game = live.table, live.match.game
+    assert table is not None
+    fits = []
+    for moves in _sequences(game, table, depth):
+        still = confirmed
+        for raw in moves:
+            still = table.after_move(still, raw)
+        pairs = table.room_reveals(game, reading, still)
+        if pairs is not None:
+            fits.append((moves, pairs, still | table.confirmed(reading)))
+    found: dict[tuple[Any, ...], Verdict] = {}
+    for moves, pairs, still in fits:
+        ghost = _revealed(live, pairs, moves)
+        if ghost.table.distance(ghost.match.game, reading) + left_out > EARLIER_MISREAD:
+            continue  # the rest of that view was another table, not this one misread
+        later = _explain(ghost, view, still, max_depth)
+        if later.kind in ("same", "moves", "violation"):
+            kind = "moves" if later.kind == "same" and moves else later.kind
+            ways = [Verdict(kind, moves + later.moves, pairs + later.reveals, rule=later.rule, message=later.message)]
+        elif later.kind == "ambiguous":
+            ways = [Verdict("moves", moves + o["moves"], pairs + o["reveals"]) for o in later.options]
+        else:
+            ways = []
+        for way in ways:
+            found.setdefault((tuple(way.moves), tuple(map(tuple, way.reveals))), way)
+    return list(found.values())
 
 
 def _explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int) -> Verdict:
@@ -83,11 +132,15 @@ def _with_drawn(live: LiveGame, view: Any) -> tuple[LiveGame, list[tuple[str, st
     return _revealed(live, pairs), pairs
 
 
-def _revealed(live: LiveGame, pairs: list[tuple[str, str]]) -> LiveGame:
-    """A copy of the game with those reveals made; the live one is untouched."""
+def _revealed(live: LiveGame, pairs: list[tuple[str, str]], moves: list[str] | None = None) -> LiveGame:
+    """A copy of the game with those reveals made and then those moves played; the live one is untouched."""
     ghost = copy.copy(live)
     ghost.table = copy.deepcopy(live.table)
     ghost.reveal(pairs)  # replays into a new match
+    if moves:
+        ghost.match = Match.replay(ghost.record())
+        for raw in moves:
+            ghost.match.play(raw)
     return ghost
 
 

@@ -76,30 +76,55 @@ def test_random_games_are_refereed_exactly(tmp_path: Path, seed: int) -> None:
         assert session.record() == truth.to_json()
 
 
-def with_deals_misread(views: list[dict[str, Any]], deck: list[str]) -> list[dict[str, Any]]:
-    """Each view that shows cards newly dealt to the room also shows a card on the weapon that is not there."""
+MISREADINGS = {  # how a deal's view is misread: a card too many on the weapon or in the room, a monster read as another
+    "extra monster": lambda v, phantom: {**v, "weapon_monsters": [*v["weapon_monsters"], phantom]},
+    "extra room card": lambda v, phantom: {**v, "room": [*v["room"][:1], phantom, *v["room"][1:]]},
+    "monster read as another": lambda v, phantom: {**v, "weapon_monsters": [*v["weapon_monsters"][:-1], phantom]},
+}
+
+
+def with_deals_misread(views: list[dict[str, Any]], deck: list[str], how: str) -> list[dict[str, Any]]:
+    """Each view that shows cards newly dealt to the room misread `how` (MISREADINGS), with a card not in play."""
     phantom = next(code for code in (card_code(c) for c in DECK) if code not in deck)
     out, room = [], set()
     for v in views:
         dealt = set(v["room"]) - room
         room = set(v["room"])
-        out.append({**v, "weapon_monsters": [*v["weapon_monsters"], phantom]} if dealt else v)
+        out.append(MISREADINGS[how](v, phantom) if dealt else v)
     return out
 
 
+@pytest.mark.parametrize("how", list(MISREADINGS))
 @pytest.mark.parametrize("seed", [None, *range(20)])
-def test_a_deal_seen_in_a_misread_view_is_learnt_when_the_next_view_needs_it(tmp_path: Path,
-                                                                             seed: int | None) -> None:
-    """Every deal is read with one card too many on the weapon (a probable misread) and the next view shows a
-    dealt card already moved: the misread view's room names the cards dealt, so the game goes on and the
-    hidden order is learnt card for card (None: the demo game, which deals 8D and equips it next)."""
+def test_a_deal_seen_in_a_misread_view_is_learnt_when_the_next_view_needs_it(tmp_path: Path, seed: int | None,
+                                                                             how: str) -> None:
+    """Every deal is misread (a probable misread) and the next view may show a dealt card already moved: the
+    misread view's room names the cards dealt, so the game goes on and the hidden order is learnt card for card
+    (None: the demo game, which deals 8D and equips it next)."""
     truth = demo_record() if seed is None else random_record(seed, size=random.Random(seed).randint(8, 30))
     session = new_session(tmp_path, truth.setup["dungeon"])
-    verdicts = [session.observe(v) for v in with_deals_misread(views_of(truth), truth.setup["dungeon"])]
+    verdicts = [session.observe(v) for v in with_deals_misread(views_of(truth), truth.setup["dungeon"], how)]
     assert "misread" in verdicts and "ambiguous" not in verdicts
     assert session.record()["moves"] == truth.moves
     if session.api_state()["status"] == "won":
         assert session.record() == truth.to_json()
+
+
+def test_a_misread_view_of_another_table_is_not_passed_through(tmp_path: Path) -> None:
+    """Three moves unseen (7D equipped, 5S fought on it, 6H drunk), then a deal seen: its room fits the game after a
+    run, but its weapon (7D under 5S) is not the game's (6D under 7C), so the next view (4D equipped) is no run
+    and an equip the camera never saw; it stays a misread for the player."""
+    truth = demo_record()
+    views = views_of(truth)
+    session = new_session(tmp_path, truth.setup["dungeon"])
+    lone = next(i for i, v in enumerate(views) if v["room"] == ["6H"])
+    for v in views[:lone + 1]:
+        session.observe(v)
+    assert session.record()["moves"] == truth.moves[:7]
+    deal = next(i for i, v in enumerate(views) if {"3S", "JS", "4D"} <= set(v["room"]))
+    assert session.observe(views[deal]) == "misread"
+    assert session.observe(views[deal + 1]) == "misread"
+    assert session.record()["moves"] == truth.moves[:7]
 
 
 def test_first_room_binds_cards_to_the_dungeon_order_as_they_are_laid(tmp_path: Path) -> None:

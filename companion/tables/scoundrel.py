@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.tables import UNREAD, read_code
@@ -108,6 +108,10 @@ class ScoundrelTable:
         when its room is not the state's: for a view no move explained (a deal read with a card too many
         on the weapon), whose room the referee may take as dealt and lying there."""
         return self._room_fit(game.state()["room"], view.room, confirmed)
+
+    def room_readings(self, view: View) -> list[tuple[View, int]]:
+        """`view` as read, then with each one room card left out (read where none lies), with the number left out."""
+        return [(view, 0)] + [(replace(view, room=view.room[:i] + view.room[i + 1:]), 1) for i in range(len(view.room))]
 
     def _room_fit(self, room: list[str], seen: tuple[str, ...],
                   confirmed: frozenset[str]) -> list[tuple[str, str]] | None:
