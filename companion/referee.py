@@ -14,7 +14,7 @@ moves to try as violations off the view.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,16 +77,9 @@ def _through(live: LiveGame, view: Any, reading: Any, left_out: int, confirmed: 
     """The explanations of `view` after `depth` moves that lead to the room of `reading` (see `_after_earlier`)."""
     table, game = live.table, live.match.game
     assert table is not None
-    fits = []
-    for moves in _sequences(game, table, depth):
-        still = confirmed
-        for raw in moves:
-            still = table.after_move(still, raw)
-        pairs = table.room_reveals(game, reading, still)
-        if pairs is not None:
-            fits.append((moves, pairs, still | table.confirmed(reading)))
     found: dict[tuple[Any, ...], Verdict] = {}
-    for moves, pairs, still in fits:
+    for moves, pairs, still in _fits(game, table, confirmed, depth, lambda g, c: table.room_reveals(g, reading, c)):
+        still = still | table.confirmed(reading)
         ghost = _revealed(live, pairs, moves)
         if ghost.table.distance(ghost.match.game, reading) + left_out > EARLIER_MISREAD:
             continue  # the rest of that view was another table, not this one misread
@@ -109,7 +102,8 @@ def _explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: in
     assert table is not None
     for depth in range(max_depth + 1):
         found = [{"moves": moves, "reveals": drawn + reveals}
-                 for moves, reveals in _fits(game, table, view, confirmed, depth)]
+                 for moves, reveals, _ in _fits(game, table, confirmed, depth,
+                                                lambda g, still: table.fit(g, view, still))]
         if len(found) == 1:
             only = found[0]
             return Verdict("moves" if depth else "same", only["moves"], only["reveals"])
@@ -144,15 +138,18 @@ def _revealed(live: LiveGame, pairs: list[tuple[str, str]], moves: list[str] | N
     return ghost
 
 
-def _fits(game: Game, table: Any, view: Any, confirmed: frozenset[str], depth: int) -> list[tuple[list[str], Any]]:
+def _fits(game: Game, table: Any, confirmed: frozenset[str], depth: int,
+          fit: Callable[[Game, frozenset[str]], Any]) -> list[tuple[list[str], Any, frozenset[str]]]:
+    """(moves, reveals, the room cards still known to lie there) for each legal sequence of `depth` moves after
+    which `fit(game, those cards)` gives the reveals (None: no fit)."""
     out = []
     for moves in _sequences(game, table, depth):
         still = confirmed
         for raw in moves:
             still = table.after_move(still, raw)
-        reveals = table.fit(game, view, still)
+        reveals = fit(game, still)
         if reveals is not None:
-            out.append((moves, reveals))
+            out.append((moves, reveals, still))
     return out
 
 
