@@ -29,6 +29,18 @@ EXTRAS = {
 }
 
 
+def add_camera_arguments(p: argparse.ArgumentParser, what: str = "picture") -> None:
+    """--jpeg, --noise, --scale and --light: what a worse camera does to each `what` read (`vision.degrade`)."""
+    p.add_argument("--jpeg", type=int, default=None, metavar="Q",
+                   help=f"read each {what} saved again as a JPEG of this quality, 10-100 (a webcam's MJPEG stream)")
+    p.add_argument("--noise", type=float, default=0.0, metavar="SD",
+                   help=f"read each {what} with sensor noise of this many grey levels, 0-50 (a dim room)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help=f"read each {what} resized by this factor, 0.25-2 (a camera further off or nearer)")
+    p.add_argument("--light", type=float, default=1.0,
+                   help=f"read each {what} with its light multiplied by this factor, 0.3-2 (a dimmer room)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Table Companion: referees the card game on your table."

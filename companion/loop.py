@@ -5,10 +5,12 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
+import numpy as np
 
 from companion.calibration import AutoCalibrator
 from companion.gating import StillnessGate
@@ -73,8 +75,10 @@ class RefereeLoop:
         if fraction != self.gate.config.change_fraction:
             self.gate.config = replace(self.gate.config, change_fraction=fraction)
 
-    def run_file(self, path: str, start_pos: int = 0) -> int:
-        """Every frame of a video file, as fast as the machine goes (tests, `demo --check`); returns frames."""
+    def run_file(self, path: str, start_pos: int = 0,
+                 seen: Callable[[np.ndarray], np.ndarray] | None = None) -> int:
+        """Every frame of a video file, as fast as the machine goes (tests, `demo --check`); returns frames.
+        `seen`: each frame as the camera shows it (`demo --check --jpeg ...`: a worse camera's)."""
         cap = cv2.VideoCapture(path)
         if not cap.isOpened():
             raise OSError(f"cannot open {path}")
@@ -87,7 +91,7 @@ class RefereeLoop:
                 ok, image = cap.read()
                 if not ok:
                     return pos
-                self.step(Frame(pos + 1, pos, pos / fps, time.monotonic(), image))
+                self.step(Frame(pos + 1, pos, pos / fps, time.monotonic(), seen(image) if seen else image))
                 pos += 1
         finally:
             cap.release()

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.cli import main
 from companion.commands.demo import Demo
 from companion.demo_deck import PHOTO, PROFILE_NAME, ensure_profile
 from companion.demo_render import SIZE, Painter, demo_record, frames, plan
@@ -136,3 +137,28 @@ def test_the_cards_in_play_cut_the_profile_down(demo_profile: Path) -> None:
     owners = set(cut.arrays["owner"].tolist())
     assert owners == set(range(len(cut.labels))) and len(cut.arrays["crops"]) == len(cut.arrays["crop_owner"]) == 4
     assert len(cut.arrays["features"]) == len(cut.arrays["owner"]) == len(cut.arrays["turn"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--jpeg", "50", "--noise", "3"], ["--general", "--jpeg", "70"]])
+def test_demo_check_reads_the_frames_as_a_worse_camera_shows_them(capsys: pytest.CaptureFixture[str],
+                                                                  demo_profile: Path, argv: list[str]) -> None:
+    """A webcam's MJPEG stream (and its sensor noise) read by the deck profile or the general recogniser: the
+    companion's record is the true one."""
+    profile = [] if "--general" in argv else ["--profile", str(demo_profile)]
+    assert main(["demo", "--check", *argv, *profile]) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["record_equal"] and out["moves"] == out["true_moves"] == 22
+    assert out["camera"]["jpeg"] == int(argv[argv.index("--jpeg") + 1])
+    assert out["recogniser"].startswith("vision.cards" if "--general" in argv else "deck profile")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--check", "--noise", "99"], "noise is 0 to 50"),
+    (["--jpeg", "50"], "go with --check"),
+    (["--check", "--general", "--profile", "demo-deck"], "leave out --profile"),
+])
+def test_demo_refuses_a_camera_or_recogniser_it_cannot_give(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                            message: str) -> None:
+    assert main(["demo", *argv]) == 2
+    assert message in capsys.readouterr().err

@@ -46,3 +46,12 @@ def test_resize_and_jpeg(picture: np.ndarray) -> None:
 def test_out_of_range_is_named(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         degrade.check(**kwargs)
+
+
+def test_a_camera_view_resizes_then_relights_with_noise_then_recompresses(picture: np.ndarray) -> None:
+    assert degrade.camera_view(picture) is picture  # the identity by default
+    seen = degrade.camera_view(picture, np.random.default_rng(4), jpeg=60, noise=3.0, scale=0.5, light=0.8)
+    step = degrade.relit(degrade.resized(picture, 0.5), 0.8, 3.0, np.random.default_rng(4))
+    assert np.array_equal(seen, degrade.recompressed(step, 60)) and seen.shape == (30, 40, 3)
+    with pytest.raises(ValueError, match="JPEG quality"):
+        degrade.camera_view(picture, jpeg=5)

@@ -57,3 +57,11 @@ def recompressed(image: np.ndarray, quality: int) -> np.ndarray:
     if not ok:
         raise RuntimeError("OpenCV could not encode the picture as JPEG")
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def camera_view(image: np.ndarray, rng: np.random.Generator | None = None, jpeg: int | None = None,
+                noise: float = 0.0, scale: float = 1.0, light: float = 1.0) -> np.ndarray:
+    """The picture as a worse camera shows it: resized by `scale`, its light multiplied by `light` with sensor noise
+    of `noise` grey levels (drawn from `rng`), then saved again as a JPEG of quality `jpeg` (None: not saved)."""
+    image = relit(resized(image, scale), light, noise, rng)
+    return recompressed(image, jpeg) if jpeg is not None else image

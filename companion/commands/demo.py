@@ -1,12 +1,15 @@
 """`companion demo`: the bundled recording of a Scoundrel game played as if it were a camera, with the dashboard.
 
 When the video ends, the companion's own record is compared with the true record shipped beside it.
-`--check` runs the same loop without a server, as fast as the machine goes, and exits 1 on a mismatch.
+`--check` runs the same loop without a server, as fast as the machine goes, and exits 1 on a mismatch; with
+`--jpeg`, `--noise`, `--scale` or `--light` it reads the frames as a worse camera shows them, and `--general` reads the
+cards with the general recogniser instead of the demo deck's profile.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import threading
@@ -15,11 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.cli import UsageError
+import numpy as np
+
+from companion.cli import UsageError, add_camera_arguments
 from companion.commands.serve import add_server_arguments, announce_start, check_profile, open_browser, start
 from companion.demo_render import DEMO_DIR, DEMO_NAME
 from companion.recognisers import RecogniserUnavailable, recogniser_for
 from companion.runtime import Config, default_db
+from vision import degrade
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--speed", type=float, default=1.0, help="play the recording this many times faster")
     p.add_argument("--check", action="store_true",
                    help="no server: referee every frame as fast as possible and compare with the true record")
+    p.add_argument("--general", action="store_true",
+                   help="read the cards with the general recogniser (vision.cards) instead of the demo deck's profile")
+    add_camera_arguments(p, "frame")
     add_server_arguments(p)
     p.set_defaults(run=run)
 
@@ -69,9 +78,19 @@ def demo_profile(ref: str | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     demo = Demo.load()
-    profile = demo_profile(args.profile)
+    if args.general and args.profile is not None:
+        raise UsageError("--general reads without a deck profile: leave out --profile")
+    profile = None if args.general else demo_profile(args.profile)
+    camera = {"jpeg": args.jpeg, "noise": args.noise, "scale": args.scale, "light": args.light}
+    try:
+        degrade.check(**camera)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    worse = camera != {"jpeg": None, "noise": 0.0, "scale": 1.0, "light": 1.0}
     if args.check:
-        return check(demo, profile)
+        return check(demo, profile, camera if worse else None)
+    if worse:
+        raise UsageError("--jpeg, --noise, --scale and --light go with --check")
     config = Config(db=args.db or default_db(), source=str(demo.video), game=demo.game, options=demo.options,
                     setup=demo.setup, host=args.host, port=args.port, resume=args.resume, speed=args.speed,
                     profile=profile)
@@ -100,8 +119,12 @@ def _report_at_end(companion: Any, demo: Demo) -> None:
     print(f"the demo video ended: the companion's record {text} {demo.record.name}", flush=True)
 
 
-def check(demo: Demo, profile: str | None = None) -> int:
-    """Referee the whole video offline; print the outcome and whether the record matches."""
+CAMERA_SEED = 0  # the sensor noise's random stream: one run is the same as the next
+
+
+def check(demo: Demo, profile: str | None = None, camera: dict[str, Any] | None = None) -> int:
+    """Referee the whole video offline; print the outcome and whether the record matches. `camera`: the frames as a
+    worse camera shows them (`vision.degrade.camera_view`'s jpeg, noise, scale and light)."""
     import tempfile
 
     from companion.loop import RefereeLoop
@@ -118,14 +141,17 @@ def check(demo: Demo, profile: str | None = None) -> int:
         session.new_game(demo.game, demo.options, demo.setup)
         loop = RefereeLoop(session, recogniser)
         started = time.perf_counter()
-        frames = loop.run_file(str(demo.video))
+        rng = np.random.default_rng(CAMERA_SEED)
+        seen = functools.partial(degrade.camera_view, rng=rng, **camera) if camera else None
+        frames = loop.run_file(str(demo.video), seen=seen)
         elapsed = time.perf_counter() - started
         record = session.record()
         store.close()
     truth = demo.true_record()
     same = record == truth
     verdicts = [c.verdict for c in loop.commits]
-    print(json.dumps({"frames": frames, "seconds": round(elapsed, 1), "reads": len(loop.commits),
+    print(json.dumps({"recogniser": recogniser.name if recogniser else None, **({"camera": camera} if camera else {}),
+                      "frames": frames, "seconds": round(elapsed, 1), "reads": len(loop.commits),
                       "moves": len(record["moves"]), "true_moves": len(truth["moves"]),
                       "misreads": verdicts.count("misread"), "ambiguous": verdicts.count("ambiguous"),
                       "record_equal": same}))

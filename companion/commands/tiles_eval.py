@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from companion.cli import UsageError
+from companion.cli import UsageError, add_camera_arguments
 
 DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "datasets" / "tiles" / "heldout.yaml"
 
@@ -16,14 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("config", nargs="?", type=Path, default=DEFAULT_CONFIG,
                    help="an evaluation set (datasets/tiles/*.yaml; default: heldout.yaml)")
     p.add_argument("--boards", type=int, default=None, help="override the number of boards")
-    p.add_argument("--jpeg", type=int, default=None, metavar="Q",
-                   help="read each picture saved again as a JPEG of this quality, 10-100 (a webcam's MJPEG stream)")
-    p.add_argument("--noise", type=float, default=0.0, metavar="SD",
-                   help="read each picture with sensor noise of this many grey levels, 0-50 (a dim room)")
-    p.add_argument("--scale", type=float, default=1.0,
-                   help="read each picture resized by this factor, 0.25-2 (a camera further off or nearer)")
-    p.add_argument("--light", type=float, default=1.0,
-                   help="read each picture with its light multiplied by this factor, 0.3-2 (a dimmer room)")
+    add_camera_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 

@@ -134,9 +134,7 @@ class Degradation:
         them (scale)."""
         if self.none:
             return scene
-        image = degrade.relit(degrade.resized(scene.image, self.scale), self.light, self.noise, rng)
-        if self.jpeg is not None:
-            image = degrade.recompressed(image, self.jpeg)
+        image = degrade.camera_view(scene.image, rng, self.jpeg, self.noise, self.scale, self.light)
         corners = {cell: quad * self.scale for cell, quad in scene.corners.items()}
         return replace(scene, image=image, corners=corners)
 
