@@ -314,10 +314,13 @@ class Session:
         return self.state.live
 
     def _misread_view(self, live: LiveGame) -> Any:
-        """The view awaiting the player, as the table reads it (None when nothing awaits)."""
+        """The view awaiting the player, as the table reads it (None when nothing awaits, or it no longer reads)."""
         if self.state.pending is None or live.table is None:
             return None
-        return live.table.parse_view(self.state.pending["seen"])
+        try:
+            return live.table.parse_view(self.state.pending["seen"])
+        except ValueError:
+            return None
 
     def _pending(self) -> dict[str, Any]:
         if self.state.pending is None:
