@@ -166,6 +166,17 @@ def test_a_potion_laid_as_a_weapon_is_a_wrong_action_violation(tmp_path: Path) -
     assert session.api_state()["weapon"] is None
 
 
+def test_a_card_gone_from_sight_is_no_violation_but_a_misread_the_next_view_settles(tmp_path: Path) -> None:
+    """The 5D equipped but unread (a lost weapon): that view is no `drink 5D` (a wrong action), only a card the
+    camera may have lost; the next view, the 8S fought on it, gives both moves."""
+    session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
+    session.observe({"room": ["5D", "8S", "7H", "QC"]})
+    assert session.observe({"room": ["8S", "7H", "QC"]}) == "misread"
+    assert session.observe({"room": ["7H", "QC"], "weapon": "5D", "weapon_monsters": ["8S"]}) == "moves"
+    assert session.record()["moves"] == ["equip 5D", "fight 8S weapon"]
+    assert session.api_state()["violations"] == []
+
+
 def test_correcting_a_misread_card_referees_the_corrected_view(tmp_path: Path) -> None:
     session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
     session.observe({"room": ["5D", "8S", "7H", "QC"]})

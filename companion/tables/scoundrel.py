@@ -58,6 +58,7 @@ class ScoundrelTable:
     """The hidden dungeon order of one live game, and how a game state looks on the table."""
 
     zones = ("room", "weapon", "weapon_monsters")  # the lists and the one card the player may correct
+    moves_in_view = True  # the referee names a violation only by a card the view shows (`wellformed_moves`)
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self._fixed_setup: dict[str, Any] | None = None
@@ -172,10 +173,16 @@ class ScoundrelTable:
         ghost._apply(move)
         return ghost
 
-    def wellformed_moves(self, game: Game) -> list[str]:
-        """Every move the player could make with the seen room cards, legal or not (to name violations)."""
+    def wellformed_moves(self, game: Game, view: View | None = None) -> list[str]:
+        """Every move the player could make with the seen room cards, legal or not (to name violations), of those
+        whose card `view` shows (None: all): a card gone face down is no evidence of a rule broken, as the camera
+        may have lost it (a weapon unread under the monster on it read as drunk, a wrong action)."""
         room = [c for c in game.state()["room"] if c in self.seen]
-        return ["run"] + [verb.format(code) for code in room for verb in VERBS]
+        moves = ["run"] + [verb.format(code) for code in room for verb in VERBS]
+        if view is None:
+            return moves
+        shown = set(view.cards())
+        return [raw for raw in moves if len(raw.split()) < 2 or raw.split()[1] in shown]
 
     def choices(self) -> list[str]:
         """Card identities the player may pick when correcting a misread."""
