@@ -23,8 +23,8 @@ from engine.game import PLAYING, Game
 from engine.match import Match
 
 SUGGESTIONS = 4
-EARLIER_MISREAD = 2  # cards by which a misread view may differ from the state it is taken for: one card read as
-# another (a 9S as 9C), or one card too many or lost
+EARLIER_MISREAD = 3  # cards by which a misread view may differ from the state it is taken for (`distance`): one card
+# read as another (a 9S as 9C: 2) and one too many or lost (1); a view of the table three moves on differed by 4
 
 
 @dataclass
@@ -57,7 +57,7 @@ def _after_earlier(live: LiveGame, view: Any, earlier: Any, confirmed: frozenset
                    max_depth: int) -> Verdict | None:
     """What explains `view` passing through the room of `earlier`, read as it was or with one card left out (a card
     read where none lies, `room_readings`): the fewest moves after which that room is one the game may hold
-    (`room_reveals`: the cards it deals) with the rest of the view one misread card off at most (EARLIER_MISREAD),
+    (`room_reveals`: the cards it deals) with the rest of the view a few misread cards off at most (EARLIER_MISREAD),
     those cards known to lie there, then what explains `view`. Where several do (a monster fought with the weapon
     or bare, then the weapon replaced) the player is asked; None where none does."""
     assert live.table is not None
