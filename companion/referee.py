@@ -130,9 +130,10 @@ def _revealed(live: LiveGame, pairs: list[tuple[str, str]], moves: list[str] | N
     """A copy of the game with those reveals made and then those moves played; the live one is untouched."""
     ghost = copy.copy(live)
     ghost.table = copy.deepcopy(live.table)
-    ghost.reveal(pairs)  # replays into a new match
+    ghost.reveal(pairs)  # replays into a new match where there are reveals
     if moves:
-        ghost.match = Match.replay(ghost.record())
+        if ghost.match is live.match:
+            ghost.match = Match.replay(ghost.record())
         for raw in moves:
             ghost.match.play(raw)
     return ghost
