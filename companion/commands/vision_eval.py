@@ -41,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game-decks", action="store_true",
                    help="read each synthetic Scoundrel table with that game's deck (no red courts or aces), as the "
                         "companion reads a game it referees")
+    p.add_argument("--distance", type=float, default=1.0,
+                   help="draw the synthetic scenes as a camera this many times further off would see them, 1-3 "
+                        "(each table filling that much less of the frame)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -48,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.cards import predict
     from vision.evaluate import (
+        check_distance,
         evaluate_real,
         evaluate_synthetic,
         lit_predictor,
@@ -61,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     result: dict[str, object] = {}
     failures: list[dict[str, object]] = []
     try:
+        check_distance(args.distance)
         if args.real is not None and args.real.is_dir():
             seen = turned_predictor(scaled_predictor(lit_predictor(predict, args.light), args.scale), args.turn)
             score = evaluate_real(args.real, seen, args.limit, args.split, read_suits(args.suits))
@@ -77,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                 court_art.use(args.court_art)
             result["synthetic"] = evaluate_synthetic(predict, args.scenes, seed=args.seed, failures=args.failures,
                                                      court_art=args.court_art is not None,
-                                                     game_decks=args.game_decks)
+                                                     game_decks=args.game_decks, distance=args.distance)
     except (FileNotFoundError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if args.json:
@@ -106,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {f['kind']:7} {f['rank']:>2} in {f['image']} box {f['box']}{seen}")
     syn = result.get("synthetic")
     if isinstance(syn, dict):
-        art = ", printed courts" if syn.get("court_art") else ""
+        art = (", printed courts" if syn.get("court_art") else "") + (
+            f", camera {syn['distance']:g} times further off" if syn["distance"] != 1.0 else "")
         print(f"synthetic held-out ({syn['scenes']} scenes of seed {syn['seed']}{art}, {syn['cards']} cards): "
               f"card error {syn['card_error']:.2%} "
               f"(wrong {syn['wrong_code']}, missed {syn['missed']}, extra {syn['false_positives']}); "
