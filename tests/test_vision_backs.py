@@ -255,6 +255,36 @@ def test_blue_backs_of_a_map_on_a_blue_cloth_are_backs() -> None:
     assert kind == "superheld" and dets.codes.count("back") >= 6
 
 
+def test_blue_backs_near_and_far_in_a_map_seen_in_perspective_are_backs() -> None:
+    """Selection seed 52001, scene 2: a map's blue backs on a blue cloth near the camera and far from it, their
+    designs framed in paper 6% larger and smaller than the picture's median card: each is judged by the size of the
+    faces read nearest it (three of the four backs read; one before)."""
+    from vision.cards import predict
+    from vision.evaluate import match_cards, synthetic_scenes
+
+    *_, (kind, _, _, image, truths) = synthetic_scenes(52001, 3)
+    dets = predict(image)
+    _, _, _, mapping = match_cards(dets, truths)
+    backs = [i for i, t in enumerate(truths) if t.code == "back"]
+    assert kind == "superheld" and len(backs) == 4
+    assert sum(dets.codes[mapping[i]] == "back" for i in backs if i in mapping) >= 3
+
+
+def test_a_card_size_near_a_point_is_that_of_the_faces_nearest_it() -> None:
+    from vision.cards.readings import NEAR_FACES, _card_size
+    from vision.detections import CardDetections
+
+    def card(x: float, scale: float) -> np.ndarray:
+        return np.array([[x, 0], [x + 60 * scale, 0], [x + 60 * scale, 84 * scale], [x, 84 * scale]], np.float32)
+
+    corners = np.array([card(x, 1.0) for x in range(0, 500, 100)] + [card(x, 1.5) for x in range(1000, 1800, 100)])
+    faces = CardDetections(["AS"] * len(corners), corners, np.ones(len(corners), np.float32))
+    assert NEAR_FACES <= 5
+    assert _card_size(faces, near=np.array([100.0, 40.0])) == pytest.approx((60.0, 84.0))
+    assert _card_size(faces, near=np.array([1500.0, 40.0])) == pytest.approx((90.0, 126.0))
+    assert _card_size(faces) == pytest.approx((90.0, 126.0))  # the median of all: 8 large, 5 small
+
+
 def test_a_hole_in_a_map_is_not_framed_in_paper() -> None:
     """A card-sized hole among white cards shows the table out to the neighbours' edges: no border frames it."""
     from vision.cards.backs import framed_in_paper

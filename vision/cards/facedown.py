@@ -73,8 +73,9 @@ def face_down(image: np.ndarray, backs: Boxes, faces: CardDetections, proposals:
     unsure ones (`_outlined`), and so do sure backs of their colour (`_as_sure_backs`). `holes`: the table may
     show through a map's holes here."""
     vouched = _outlined(image, backs, proposals) | _as_sure_backs(image, backs)
-    return _backs(image, _not_faces(backs, faces, vouched), found, holes, _card_size(faces),
-                  faces.corners[faces.confidence >= SURE_READING])
+    kept = _not_faces(backs, faces, vouched)
+    sizes = [_card_size(faces, near=q.mean(axis=0)) for q in kept.quads]
+    return _backs(image, kept, found, holes, sizes, faces.corners[faces.confidence >= SURE_READING])
 
 
 def _as_sure_backs(image: np.ndarray, backs: Boxes) -> np.ndarray:
@@ -90,22 +91,24 @@ def _as_sure_backs(image: np.ndarray, backs: Boxes) -> np.ndarray:
 
 
 def _backs(image: np.ndarray, backs: Boxes, found: np.ndarray, holes: bool = True,
-           card: tuple[float, float] | None = None, sure: np.ndarray | None = None) -> CardDetections:
+           cards: list[tuple[float, float] | None] | None = None, sure: np.ndarray | None = None) -> CardDetections:
     """Face-down cards, but none of the table's own colour (see `backs.like_table`), which a map's hole shows;
     where no map lies (`holes` False) a box as sure as HOLELESS_BACK is kept whatever its colour: a red back
     on a red cloth, its white border all that tells it (ten measurement seeds: two Scoundrel piles, 0.95-0.98).
     Anywhere, a box as sure as FRAMED_BACK whose design lies framed in paper a border's width inside a card of the
-    picture's size (`backs.framed_in_paper`, the faces read surely giving the size) is a back: a hole shows the
-    table out to its neighbours' edges (fresh seed 57721: seven blue backs of a map on a blue cloth, six kept).
+    size there (`backs.framed_in_paper`; `cards`: per box, the size of the faces read surely nearest it, None
+    where none is: a map in perspective has larger cards near the camera) is a back: a hole shows the table out to
+    its neighbours' edges (fresh seed 57721: seven blue backs of a map on a blue cloth, six kept; selection seed
+    52001 scene 2: three blue backs near and far from the camera, the picture's median card 6% off their size).
     `sure`: the faces read surely, whose paper's colour (`paper_colour`) frames a cream deck's design too."""
     outlines = _outlines(image, backs)
     colours = centre_colours(image, outlines)
     table = table_lab(image, found) if len(outlines) else None
     keep = ~like_table(colours, table) & ~of_table(image, outlines, table)
-    if card is not None:  # a back of the table's colour shows its design framed in its border, a hole does not
-        ask = np.nonzero(~keep & (backs.scores >= FRAMED_BACK))[0]
+    if cards is not None:  # a back of the table's colour shows its design framed in its border, a hole does not
+        ask = [k for k in np.nonzero(~keep & (backs.scores >= FRAMED_BACK))[0] if cards[k] is not None]
         paper = paper_colour(image, sure) if len(ask) and sure is not None else None
-        keep[ask] = [framed_in_paper(image, outlines[k], card, paper) for k in ask]
+        keep[ask] = [framed_in_paper(image, outlines[k], cards[k], paper) for k in ask]
     if not holes:
         keep |= backs.scores >= HOLELESS_BACK
     keep[keep] = paperless(image, outlines[keep], BACK_PAPER_MOST)  # half its middle paper: a face, or a pale table

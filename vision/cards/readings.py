@@ -18,6 +18,7 @@ MIN_CONFIDENCE = 0.5
 PROPOSAL_SCORE = 0.5  # detector-like score given to a classical blob
 MIN_READ = 0.4  # a reading less sure than this is no reading (40 synthetic scenes, seed 777: 7 of 71 wrong codes,
 # 5 of 11 false cards and 2 of 482 right codes lie below it)
+NEAR_FACES = 4  # a card's size near a point is its nearest faces' (`_card_size`)
 SHAPE_OFF = 0.12  # off a map, an outline whose sides' ratio is this far off a card's is read again as a card
 # (`_read_card_shaped`; real tune half: the same from 0.06 to 0.18)
 
@@ -138,11 +139,14 @@ def _face_up(codes: list[str], corners: np.ndarray, confidence: np.ndarray, pick
                           confidence[picked].astype(np.float32), np.full(n, -1, np.int16), np.ones(n, bool))
 
 
-def _card_size(faces: CardDetections) -> tuple[float, float] | None:
-    """The median short and long side (px) of the faces read surely, or None where none is."""
+def _card_size(faces: CardDetections, near: np.ndarray | None = None) -> tuple[float, float] | None:
+    """The median short and long side (px) of the faces read surely, or None where none is; `near`: of the
+    NEAR_FACES of them nearest this point only (a map seen in perspective has larger cards near the camera)."""
     sure = faces.corners[faces.confidence >= SURE_READING]
     if not len(sure):
         return None
+    if near is not None:
+        sure = sure[np.argsort(np.linalg.norm(sure.mean(axis=1) - near, axis=1))[:NEAR_FACES]]
     short, long = np.median([mean_sides(portrait_corners(q)) for q in sure], axis=0)
     return float(short), float(long)
 
