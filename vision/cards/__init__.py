@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.cards.backs import brightest_lightness, centre_colours, like_table, table_lab
+from vision.cards.closer import closer_part, count_unread, mostly_unread, tiny
 from vision.cards.contours import propose
 from vision.cards.detect import BACK, CARD, FULL_SIZE, INDEX, Boxes, detect, detect_turned
 from vision.cards.facedown import _backs_unread, _blob_backs, _found, face_down
@@ -108,9 +109,6 @@ BLOB_BOX_OVERLAP = 0.3  # a blob this much over each of two sure boxes lying apa
 PART_BOX_SCORE, PART_INSIDE, PART_SHARE = 0.7, 0.9, 0.7  # a blob inside a sure box, this much smaller: a part
 TOP_BOX_SHARE = 0.8  # a sure box reading a blob's own code, under this share of the blob, outlines its top card
 CROSSWISE_SURER = 0.05  # by which the card must be surer than the face it takes for its strip
-CLOSER_UNREAD, CLOSER_SHARE = 4, 0.2  # a reading with this many unread cards, and this share of all, is looked at
-CLOSER_CARD_PX = 13.0  # or whose cards are mostly narrower than this at the detector's input (a far camera)
-CLOSER_GAIN = 1.2  # closer, when the part of the picture the cards lie in is this much smaller (`_read_closer`)
 CROSSWISE_DEG, CROSSWISE_INSIDE = 60.0, 0.8  # a face this turned from a surer card and this much inside it is its strip
 
 
@@ -134,11 +132,11 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     cards = read(image)
     if size is not None or region or not len(cards):
         return cards
-    tiny = _tiny(image, cards)
-    if not (tiny or _mostly_unread(cards)):
+    small = tiny(image.shape, cards)
+    if not (small or mostly_unread(cards)):
         return cards
     closer = _read_closer(image, cards, read)  # a far camera's small cards
-    return closer if closer is not None and (tiny or _unread(closer) < _unread(cards)) else cards
+    return closer if closer is not None and (small or count_unread(closer) < count_unread(cards)) else cards
 
 
 def _read(image: np.ndarray, conf: float, size: int | None, min_card_area: float, stacks: bool | None,
@@ -192,35 +190,14 @@ def _read(image: np.ndarray, conf: float, size: int | None, min_card_area: float
     return _not_turned_only(_card_sized(image, _reported(_in_deck(image, cards, codes))), turned_only)
 
 
-def _unread(cards: CardDetections) -> int:
-    return sum(code == UNREAD for code in cards.codes)
-
-
-def _mostly_unread(cards: CardDetections) -> bool:
-    """Whether so many cards are found and not read that the picture is worth a closer look."""
-    return _unread(cards) >= max(CLOSER_UNREAD, CLOSER_SHARE * len(cards))
-
-
-def _tiny(image: np.ndarray, cards: CardDetections) -> bool:
-    """Whether the cards are mostly narrower than CLOSER_CARD_PX at the detector's input."""
-    sides = np.linalg.norm(cards.corners - np.roll(cards.corners, -1, axis=1), axis=2)
-    narrow = float(np.median(sides.min(axis=1)))
-    return narrow * FULL_SIZE / max(image.shape[:2]) < CLOSER_CARD_PX
-
-
 def _read_closer(image: np.ndarray, cards: CardDetections,
                  read: Callable[[np.ndarray], CardDetections]) -> CardDetections | None:
-    """The cards read again through the part of the picture they lie in, a card's length round them, when that
-    part is CLOSER_GAIN times smaller than the picture: the detector letterboxes the whole picture to its input,
-    where a far map's cards, turned, are boxed too loosely to read (a 1280 x 720 frame's 40 px cards are 13 px
-    there). None when the cards fill the picture."""
-    h, w = image.shape[:2]
-    reach = float(np.median(np.linalg.norm(cards.corners[:, 2] - cards.corners[:, 0], axis=1)))
-    points = cards.corners.reshape(-1, 2)
-    x0, y0 = np.maximum(points.min(axis=0) - reach, 0).astype(int)
-    x1, y1 = np.minimum(points.max(axis=0) + reach, (w, h)).astype(int)
-    if max(h, w) < CLOSER_GAIN * max(x1 - x0, y1 - y0, 1):
+    """The cards read again through the part of the picture they lie in (`closer.closer_part`), their corners taken
+    back onto the picture; None where they fill it."""
+    part = closer_part(image.shape, cards)
+    if part is None:
         return None
+    x0, y0, x1, y1 = part
     closer = read(np.ascontiguousarray(image[y0:y1, x0:x1]))
     closer.corners = closer.corners + np.array([x0, y0], np.float32)
     return closer

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.cards.closer import detector_scale
 from vision.cards.detect import FULL_SIZE
 from vision.cards.geometry import points_in_quads
 from vision.cards.maps import MAP_BOXES
@@ -41,10 +42,11 @@ def changed_region(before: np.ndarray, after: np.ndarray, grow: int) -> tuple[in
             min(height, (y + h) * SCALE + grow))
 
 
-def _region_size(shape: tuple[int, ...], region: tuple[int, int, int, int]) -> int:
-    """The detector square that shows a region's cards at the scale of a whole-frame read (multiple of 32)."""
+def _region_size(region: tuple[int, int, int, int], scale: float) -> int:
+    """The detector square that shows a region's cards at the scale of a whole-frame read (`detector_scale`; a
+    multiple of 32)."""
     x0, y0, x1, y1 = region
-    scaled = max(x1 - x0, y1 - y0) * FULL_SIZE / max(shape[:2])
+    scaled = max(x1 - x0, y1 - y0) * scale
     return int(min(FULL_SIZE, max(MIN_SIZE, 32 * np.ceil(scaled / 32))))
 
 
@@ -64,8 +66,9 @@ def update(before: np.ndarray, previous: CardDetections, after: np.ndarray, pred
         return predict(after)
     least = LEAST_CARD * float(np.median([cv2.contourArea(q) for q in previous.corners])) if len(previous) else 0.0
     in_map = len(previous) >= MAP_BOXES  # a map's region holds no stack, and its cards touch
-    fresh = predict(np.ascontiguousarray(after[y0:y1, x0:x1]), size=_region_size(after.shape, region),
-                    min_card_area=least, stacks=not in_map, region=True, in_map=in_map)
+    size = _region_size(region, detector_scale(after.shape, previous))
+    fresh = predict(np.ascontiguousarray(after[y0:y1, x0:x1]), size=size, min_card_area=least, stacks=not in_map,
+                    region=True, in_map=in_map)
     fresh.corners = fresh.corners + np.array([x0, y0], np.float32)
     centres = previous.centres
     inside = ((centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0) & (centres[:, 1] < y1)
