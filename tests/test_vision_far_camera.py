@@ -74,3 +74,33 @@ def test_vision_eval_draws_the_scenes_further_off_and_names_a_distance_it_cannot
     assert syn["distance"] == 1.5 and syn["cards"] > 0 and syn["right"] <= syn["cards"]
     bad = subprocess.run(base + ["4"], capture_output=True, text=True, timeout=300, cwd=root)
     assert bad.returncode == 2 and "distance 4 is outside 1-3" in bad.stderr
+
+
+def _keystone(truths: list) -> float:
+    """The largest ratio of a card's opposite sides in a scene (1: seen straight from above)."""
+    ratios = []
+    for t in truths:
+        sides = np.linalg.norm(t.corners - np.roll(t.corners, -1, axis=0), axis=1)
+        ratios += [max(sides[0], sides[2]) / min(sides[0], sides[2]), max(sides[1], sides[3]) / min(sides[1], sides[3])]
+    return max(ratios)
+
+
+def test_synthetic_scenes_drawn_from_a_steeper_angle_are_keystoned_more() -> None:
+    from vision.evaluate import synthetic_scenes
+
+    above = [_keystone(truths) for *_, truths in synthetic_scenes(11, 2, angle=0.0)]
+    usual = [_keystone(truths) for *_, truths in synthetic_scenes(11, 2)]
+    steep = [_keystone(truths) for *_, truths in synthetic_scenes(11, 2, angle=60.0)]
+    assert all(k < 1.01 for k in above)
+    assert all(a < b < c for a, b, c in zip(above, usual, steep, strict=True))
+
+
+def test_vision_eval_names_an_angle_it_cannot_draw() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "-m", "companion", "vision-eval", "--real", "/nonexistent", "--scenes", "2",
+                           "--angle", "80"], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2 and "angle 80 is outside 0-60 degrees" in done.stderr

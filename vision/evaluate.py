@@ -337,46 +337,59 @@ def scene_failures(scene: int, kind: str, style: int, truths: list, dets: CardDe
 
 
 FARTHEST = 3.0  # `distance`: a camera at most this many times further off than the scenes are drawn for
+STEEPEST = 60.0  # `angle`: a camera at most this many degrees off straight above
+SCENE_TILT = 0.35  # the scenes' keystone (`compose`'s `max_tilt`) unless an angle is asked for: about 34 degrees
 
 
-def check_distance(distance: float) -> None:
-    """A ValueError naming a camera distance `synthetic_scenes` cannot draw."""
+def check_camera(distance: float = 1.0, angle: float | None = None) -> None:
+    """A ValueError naming a camera distance or angle `synthetic_scenes` cannot draw."""
     if not 1.0 <= distance <= FARTHEST:
         raise ValueError(f"distance {distance:g} is outside 1-{FARTHEST:g}")
+    if angle is not None and not 0.0 <= angle <= STEEPEST:
+        raise ValueError(f"angle {angle:g} is outside 0-{STEEPEST:g} degrees")
 
 
-def synthetic_scenes(seed: int, scenes: int, court_art: bool = False,
-                     distance: float = 1.0) -> Iterator[tuple[str, int, dict[str, Any], np.ndarray, list]]:
+def tilt_of(angle: float) -> float:
+    """`compose`'s keystone for a camera up to `angle` degrees off straight above: the table's depth foreshortened by
+    the angle's cosine, which `camera` makes 1 - tilt / 2."""
+    return 2.0 * (1.0 - float(np.cos(np.radians(angle))))
+
+
+def synthetic_scenes(seed: int, scenes: int, court_art: bool = False, distance: float = 1.0,
+                     angle: float | None = None) -> Iterator[tuple[str, int, dict[str, Any], np.ndarray, list]]:
     """The held-out scenes of a seed, in turn: a Superheld map (under a hand now and then), then a Scoundrel
     table, each (kind, deck style, layout truth, image, card truths); every fourth pair in the plain deck.
     `court_art`: the same scenes, the random decks printing their courts (`vision.synth.court_art`); `distance`:
-    the camera that many times further off, each table filling that much less of the frame."""
-    check_distance(distance)
+    the camera that many times further off, each table filling that much less of the frame; `angle`: the camera
+    up to that many degrees off straight above (None: SCENE_TILT)."""
+    check_camera(distance, angle)
+    tilt = SCENE_TILT if angle is None else tilt_of(angle)
     rng = np.random.default_rng(seed)
     for n in range(scenes):
         kind = "superheld" if n % 2 == 0 else "scoundrel"
         style = 0 if n % 4 < 2 else int(rng.integers(1, 200)) + (COURT_ART if court_art else 0)
         if kind == "superheld":
             placements, truth = superheld_layout(rng, n=int(rng.integers(12, 49)), style=style)
-            image, truths, _ = compose(placements, rng, hands=int(rng.random() < 0.3), max_tilt=0.35,
+            image, truths, _ = compose(placements, rng, hands=int(rng.random() < 0.3), max_tilt=tilt,
                                        fill=(0.8 / distance, 0.97 / distance))
         else:
             placements, truth = scoundrel_table(rng, style=style)
-            image, truths, _ = compose(placements, rng, hands=0, max_tilt=0.35, fill=(0.7 / distance, 0.95 / distance),
+            image, truths, _ = compose(placements, rng, hands=0, max_tilt=tilt, fill=(0.7 / distance, 0.95 / distance),
                                        max_turn=12)
         yield kind, style, truth, image, truths
 
 
 def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606, failures: bool = False,
-                       court_art: bool = False, game_decks: bool = False, distance: float = 1.0) -> dict[str, Any]:
+                       court_art: bool = False, game_decks: bool = False, distance: float = 1.0,
+                       angle: float | None = None) -> dict[str, Any]:
     """Held-out scenes (a seed the training set never used): maps, Scoundrel tables with fans, piles, hands.
     `failures`: also list each card missed, read wrong or extra (`scene_failures`); `game_decks`: each Scoundrel
     table is read with its game's deck (`predict(image, codes=SCOUNDREL_DECK)`), as the companion reads it;
-    `distance`: see `synthetic_scenes`."""
+    `distance`, `angle`: see `synthetic_scenes`."""
     total = right = wrong = missed = extra = 0
     layouts_right = {"superheld": [0, 0], "scoundrel": [0, 0]}
     listed: list[dict[str, Any]] = []
-    for n, (kind, style, truth, image, truths) in enumerate(synthetic_scenes(seed, scenes, court_art, distance)):
+    for n, (kind, style, truth, image, truths) in enumerate(synthetic_scenes(seed, scenes, court_art, distance, angle)):
         dets = predict(image, codes=SCOUNDREL_DECK) if game_decks and kind == "scoundrel" else predict(image)
         r, w, e, mapping = match_cards(dets, truths)
         if failures:
@@ -390,8 +403,8 @@ def evaluate_synthetic(predict: Predictor, scenes: int = 20, seed: int = 60606, 
         layouts_right[kind][1] += 1
         layouts_right[kind][0] += int(_layout_right(kind, truth, truths, dets, mapping, image.shape))
     errors = wrong + missed + extra
-    figures = {"scenes": scenes, "seed": seed, "court_art": court_art, "distance": distance, "cards": total,
-               "right": right,
+    figures = {"scenes": scenes, "seed": seed, "court_art": court_art, "distance": distance, "angle": angle,
+               "cards": total, "right": right,
                "wrong_code": wrong, "missed": missed,
                "false_positives": extra, "card_error": round(errors / max(1, total), 4),
                "layout_exact": {k: round(v[0] / max(1, v[1]), 3) for k, v in layouts_right.items()},
