@@ -126,25 +126,34 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     the classical outline finder does not part (None: judged from the detector's boxes, which a region cut from a
     map for an update holds too few of); `codes`: the cards that may lie on this table (a game's deck: Scoundrel
     plays without the red courts and aces; None: any card), see `_in_deck`."""
-    def read(picture: np.ndarray) -> CardDetections:
-        return _read(picture, conf, size, min_card_area, stacks, region, in_map, codes)
+    def read(picture: np.ndarray, boxes: Boxes | None = None) -> CardDetections:
+        return _read(picture, conf, size, min_card_area, stacks, region, in_map, codes, boxes)
 
-    cards = read(image)
-    if size is not None or region or not len(cards):
+    if size is not None or region:
+        return read(image)
+    image = exposed(image, brightest_lightness(image))  # a picture too dark to read is brought up first
+    boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE))
+    found = boxes[(boxes.classes != INDEX) & (boxes.scores >= conf)].quads
+    part = closer_part(image.shape, found) if tiny(image.shape, found) else None
+    if part is not None:  # a far camera's cards: read through the part they lie in, not the whole picture
+        return _read_part(image, part, read)
+    cards = read(image, boxes)
+    part = closer_part(image.shape, cards.corners) if mostly_unread(cards) else None
+    if part is None:
         return cards
-    small = tiny(image.shape, cards)
-    if not (small or mostly_unread(cards)):
-        return cards
-    closer = _read_closer(image, cards, read)  # a far camera's small cards
-    return closer if closer is not None and (small or count_unread(closer) < count_unread(cards)) else cards
+    closer = _read_part(image, part, read)
+    return closer if count_unread(closer) < count_unread(cards) else cards
 
 
 def _read(image: np.ndarray, conf: float, size: int | None, min_card_area: float, stacks: bool | None,
-          region: bool, in_map: bool | None, codes: Collection[str] | None) -> CardDetections:
-    """One reading of the picture as it is (see `predict`)."""
+          region: bool, in_map: bool | None, codes: Collection[str] | None,
+          boxes: Boxes | None = None) -> CardDetections:
+    """One reading of the picture as it is (see `predict`); `boxes`: the detector's boxes of it, read already (the
+    picture then brought up already where it was too dark)."""
     codes = _deck(codes)
-    image = exposed(image, brightest_lightness(image))  # a picture too dark to read is brought up first
-    boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
+    if boxes is None:
+        image = exposed(image, brightest_lightness(image))  # a picture too dark to read is brought up first
+        boxes = detect(image, conf=min(conf, FAN_INDEX_SCORE), size=size)
     in_map = is_map(boxes) if in_map is None else in_map
     turned_only = np.zeros((0, 4, 2), np.float32)
     if size is None and not in_map and not region:
@@ -190,17 +199,13 @@ def _read(image: np.ndarray, conf: float, size: int | None, min_card_area: float
     return _not_turned_only(_card_sized(image, _reported(_in_deck(image, cards, codes))), turned_only)
 
 
-def _read_closer(image: np.ndarray, cards: CardDetections,
-                 read: Callable[[np.ndarray], CardDetections]) -> CardDetections | None:
-    """The cards read again through the part of the picture they lie in (`closer.closer_part`), their corners taken
-    back onto the picture; None where they fill it."""
-    part = closer_part(image.shape, cards)
-    if part is None:
-        return None
+def _read_part(image: np.ndarray, part: tuple[int, int, int, int],
+               read: Callable[[np.ndarray], CardDetections]) -> CardDetections:
+    """The cards read through one part of the picture (`closer.closer_part`), their corners taken back onto it."""
     x0, y0, x1, y1 = part
-    closer = read(np.ascontiguousarray(image[y0:y1, x0:x1]))
-    closer.corners = closer.corners + np.array([x0, y0], np.float32)
-    return closer
+    cards = read(np.ascontiguousarray(image[y0:y1, x0:x1]))
+    cards.corners = cards.corners + np.array([x0, y0], np.float32)
+    return cards
 
 
 def _on_own_edges(image: np.ndarray, cards: CardDetections) -> CardDetections:

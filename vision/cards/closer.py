@@ -30,24 +30,24 @@ def mostly_unread(cards: CardDetections) -> bool:
     return count_unread(cards) >= max(CLOSER_UNREAD, CLOSER_SHARE * len(cards))
 
 
-def tiny(shape: tuple[int, ...], cards: CardDetections) -> bool:
-    """Whether the cards of a picture of this shape are mostly narrower than CLOSER_CARD_PX at the detector's
-    input."""
-    if not len(cards):
+def tiny(shape: tuple[int, ...], quads: np.ndarray) -> bool:
+    """Whether the cards outlined by `quads` (N, 4, 2) in a picture of this shape are mostly narrower than
+    CLOSER_CARD_PX at the detector's input."""
+    if not len(quads):
         return False
-    sides = np.linalg.norm(cards.corners - np.roll(cards.corners, -1, axis=1), axis=2)
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
     narrow = float(np.median(sides.min(axis=1)))
     return narrow * FULL_SIZE / max(shape[:2]) < CLOSER_CARD_PX
 
 
-def closer_part(shape: tuple[int, ...], cards: CardDetections) -> Part | None:
-    """x0, y0, x1, y1 of the part of the picture the cards lie in, a card's diagonal round them, where it is
-    CLOSER_GAIN times smaller than the picture; None where the cards fill it (or there are none)."""
-    if not len(cards):
+def closer_part(shape: tuple[int, ...], quads: np.ndarray) -> Part | None:
+    """x0, y0, x1, y1 of the part of the picture the cards outlined by `quads` lie in, a card's diagonal round them,
+    where it is CLOSER_GAIN times smaller than the picture; None where the cards fill it (or there are none)."""
+    if not len(quads):
         return None
     h, w = shape[:2]
-    reach = float(np.median(np.linalg.norm(cards.corners[:, 2] - cards.corners[:, 0], axis=1)))
-    points = cards.corners.reshape(-1, 2)
+    reach = float(np.median(np.linalg.norm(quads[:, 2] - quads[:, 0], axis=1)))
+    points = quads.reshape(-1, 2)
     x0, y0 = np.maximum(points.min(axis=0) - reach, 0).astype(int)
     x1, y1 = np.minimum(points.max(axis=0) + reach, (w, h)).astype(int)
     if max(h, w) < CLOSER_GAIN * max(x1 - x0, y1 - y0, 1):
@@ -58,6 +58,6 @@ def closer_part(shape: tuple[int, ...], cards: CardDetections) -> Part | None:
 def detector_scale(shape: tuple[int, ...], cards: CardDetections) -> float:
     """Detector input px per picture px at which a whole read of a picture of this shape reads these cards: the
     letterbox of the whole picture, or of the part they lie in where they are tiny (`predict` then reads closer)."""
-    part = closer_part(shape, cards) if tiny(shape, cards) else None
+    part = closer_part(shape, cards.corners) if tiny(shape, cards.corners) else None
     x0, y0, x1, y1 = part if part is not None else (0, 0, shape[1], shape[0])
     return FULL_SIZE / max(x1 - x0, y1 - y0, 1)
