@@ -254,9 +254,9 @@ def test_the_general_pipeline_referees_the_map_when_the_light_changes(tmp_path: 
 
 def test_the_general_pipeline_referees_the_map_from_a_far_camera(tmp_path: Path) -> None:
     """The camera 2.4 times further off: the map's cards are under 13 px wide at the detector's input. Each whole
-    frame is read again through the part the cards lie in, and each update reads its changed region at that
-    closer scale (without either, the referee takes the stills for moves that were never made and asks about
-    them; further off, 2.6 and more, stills are misread: the readers lose the 40-50 px cards)."""
+    frame is read through the part the cards lie in, and each update reads its changed region at that closer
+    scale (without either, the referee takes the stills for moves that were never made and asks about them;
+    further off, 2.6 and more, stills are misread: the readers lose the 40-50 px cards)."""
     try:
         recogniser = recogniser_for("superheld")
     except RecogniserUnavailable as exc:
