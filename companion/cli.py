@@ -7,6 +7,7 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import companion.commands as commands_pkg
 
@@ -29,15 +30,19 @@ EXTRAS = {
 }
 
 
+CAMERA_AS_IS: dict[str, Any] = {"jpeg": None, "noise": 0.0, "scale": 1.0, "light": 1.0}  # no worse camera
+
+
 def add_camera_arguments(p: argparse.ArgumentParser, what: str = "picture") -> None:
-    """--jpeg, --noise, --scale and --light: what a worse camera does to each `what` read (`vision.degrade`)."""
-    p.add_argument("--jpeg", type=int, default=None, metavar="Q",
+    """--jpeg, --noise, --scale and --light: what a worse camera does to each `what` read (`vision.degrade`); their
+    defaults are CAMERA_AS_IS."""
+    p.add_argument("--jpeg", type=int, default=CAMERA_AS_IS["jpeg"], metavar="Q",
                    help=f"read each {what} saved again as a JPEG of this quality, 10-100 (a webcam's MJPEG stream)")
-    p.add_argument("--noise", type=float, default=0.0, metavar="SD",
+    p.add_argument("--noise", type=float, default=CAMERA_AS_IS["noise"], metavar="SD",
                    help=f"read each {what} with sensor noise of this many grey levels, 0-50 (a dim room)")
-    p.add_argument("--scale", type=float, default=1.0,
+    p.add_argument("--scale", type=float, default=CAMERA_AS_IS["scale"],
                    help=f"read each {what} resized by this factor, 0.25-2 (a camera further off or nearer)")
-    p.add_argument("--light", type=float, default=1.0,
+    p.add_argument("--light", type=float, default=CAMERA_AS_IS["light"],
                    help=f"read each {what} with its light multiplied by this factor, 0.3-2 (a dimmer room)")
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.cli import UsageError, add_camera_arguments
+from companion.cli import CAMERA_AS_IS, UsageError, add_camera_arguments
 from companion.commands.serve import add_server_arguments, announce_start, check_profile, open_browser, start
 from companion.demo_render import DEMO_DIR, DEMO_NAME
 from companion.recognisers import RecogniserUnavailable, recogniser_for
@@ -81,12 +81,12 @@ def run(args: argparse.Namespace) -> int:
     if args.general and args.profile is not None:
         raise UsageError("--general reads without a deck profile: leave out --profile")
     profile = None if args.general else demo_profile(args.profile)
-    camera = {"jpeg": args.jpeg, "noise": args.noise, "scale": args.scale, "light": args.light}
+    camera = {key: getattr(args, key) for key in CAMERA_AS_IS}
     try:
         degrade.check(**camera)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    worse = camera != {"jpeg": None, "noise": 0.0, "scale": 1.0, "light": 1.0}
+    worse = camera != CAMERA_AS_IS
     if args.check:
         return check(demo, profile, camera if worse else None)
     if worse:
