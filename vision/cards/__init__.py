@@ -125,7 +125,8 @@ def predict(image: np.ndarray, conf: float = BOX_SCORE, size: int | None = None,
     not read again through other outlines; `in_map`: whether the image is (part of) a map, whose touching cards
     the classical outline finder does not part (None: judged from the detector's boxes, which a region cut from a
     map for an update holds too few of); `codes`: the cards that may lie on this table (a game's deck: Scoundrel
-    plays without the red courts and aces; None: any card), see `_in_deck`."""
+    plays without the red courts and aces; None: any card), see `_in_deck`. A whole picture whose cards are tiny at
+    the detector's input, or mostly unread, is read through the part they lie in (`vision.cards.closer`)."""
     def read(picture: np.ndarray, boxes: Boxes | None = None) -> CardDetections:
         return _read(picture, conf, size, min_card_area, stacks, region, in_map, codes, boxes)
 

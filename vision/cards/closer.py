@@ -2,8 +2,9 @@
 
 The detector letterboxes the whole picture into its input square (`FULL_SIZE`), so a 1280 x 720 frame reaches it
 at a third of its size, and a map that fills 0.6 of the frame, turned 45 degrees, has cards 10-12 px wide there,
-boxed too loosely to read. Such a picture is read again through the part its cards lie in (`vision.cards.predict`),
-and an update of one of its regions reads the region at that closer scale (`vision.cards.update`).
+boxed too loosely to read. Such a picture is read through the part its cards lie in alone, and a picture read
+whole whose cards are mostly unread is read again through it (`vision.cards.predict`); an update of one of its
+regions reads the region at that closer scale (`vision.cards.update`).
 """
 
 from __future__ import annotations
