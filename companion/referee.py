@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.live_game import LiveGame
@@ -94,6 +94,29 @@ def _through(live: LiveGame, view: Any, reading: Any, left_out: int, confirmed: 
         for way in ways:
             found.setdefault((tuple(way.moves), tuple(map(tuple, way.reveals))), way)
     return list(found.values())
+
+
+def retraction(live: LiveGame, view: Any, last: list[str], max_depth: int = 2) -> Verdict | None:
+    """What explains `view` in place of `last`, the moves the camera's previous view was taken for, where no move
+    after them does and the view shows a card they took out of sight (`shown`): a monster taken for fought bare, as
+    the still lost it from the weapon, lies on the weapon after all. A view that only loses a card is no such
+    evidence: a still may lose any card. Only legal moves take their place: a violation named so would rest on two
+    stills read wrong (the demo through a worse camera then took misread stills for a monster fought on a blunted
+    weapon). None where nothing else explains it (or the table shows no cards)."""
+    table = live.table
+    moves = live.match.record.moves
+    if not last or table is None or getattr(table, "shown", None) is None or moves[-len(last):] != last:
+        return None
+    before = copy.copy(live)
+    before.table = copy.deepcopy(table)
+    record = live.record()
+    before.match = Match.replay(replace(record, moves=record.moves[:-len(last)]))
+    if not (table.shown(before.match.game) - table.shown(live.match.game)) & set(view.cards()):
+        return None
+    verdict = _explain(before, view, frozenset(), max_depth)
+    if verdict.kind not in ("same", "moves") or verdict.moves[:len(last)] == last:
+        return None
+    return verdict
 
 
 def _explain(live: LiveGame, view: Any, confirmed: frozenset[str], max_depth: int) -> Verdict:

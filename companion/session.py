@@ -15,7 +15,7 @@ from typing import Any
 from companion import announce, calibration, hero
 from companion.bus import EventBus
 from companion.live_game import LiveGame
-from companion.referee import Verdict, explain
+from companion.referee import Verdict, explain, retraction
 from companion.store import Event, Store
 from companion.table_state import TableState
 from engine.cards import CardError, parse_card
@@ -48,6 +48,7 @@ class Session:
         self.version = 0
         self.announcements: deque[dict[str, Any]] = deque(maxlen=20)
         self._announce_id = 0
+        self._camera_moves: list[str] = []  # the moves the camera's last explained view was taken for (`retraction`)
 
     # -- set-up -------------------------------------------------------------------------------
     def resume(self) -> bool:
@@ -64,6 +65,7 @@ class Session:
                 self._log(state, event)
             state.game_id = game_id
             self.state = state
+            self._camera_moves = []
             self.version += 1
         self._publish([])
         return True
@@ -77,6 +79,7 @@ class Session:
             self.state = TableState()
             self.state.game_id = game_id
             self.log.clear()
+            self._camera_moves = []
             self._emit("new_game", {"game": game, "options": options, "setup": setup})
         self._publish([f"new game: {game}"])
         return game_id
@@ -98,7 +101,12 @@ class Session:
             if self.state.pending is not None and self.state.pending["seen"] == seen:
                 return "pending"
             verdict = explain(live, view, self.state.confirmed, self.max_depth, self._misread_view(live))
-            said = self._settle(verdict, view, pos, "camera")
+            said = []
+            if verdict.kind == "misread":
+                instead = retraction(live, view, self._camera_moves, self.max_depth)
+                if instead is not None:  # the last view's moves were a still's misreading: taken back
+                    said, verdict = self._take_back(len(self._camera_moves), pos), instead
+            said += self._settle(verdict, view, pos, "camera")
         self._publish(said)
         return verdict.kind
 
@@ -107,6 +115,8 @@ class Session:
         assert live is not None and live.table is not None
         seen = view.to_json()
         said: list[str] = []
+        if verdict.moves or verdict.kind == "violation":
+            self._camera_moves = list(verdict.moves) if origin == "camera" and verdict.kind == "moves" else []
         if verdict.kind in ("same", "moves"):
             for card, slot in verdict.reveals:
                 self._emit("reveal", {"card": card, "slot": slot}, pos)
@@ -142,6 +152,16 @@ class Session:
             said.append(announce.after_move(live.name, live.to_json(), raw, violation))
         return said
 
+    def _take_back(self, count: int, pos: int | None) -> list[str]:
+        """The last `count` moves undone (stored as undo events, the camera's)."""
+        live = self._live()
+        said = []
+        for raw in reversed(live.match.record.moves[-count:]):
+            self._emit("undo", {"move": raw, "origin": "camera"}, pos)
+            said.append(f"taken back: {raw}")
+        self._camera_moves = []
+        return said
+
     def _resolve(self, how: str, pos: int | None = None) -> None:
         if self.state.pending is not None:
             self._emit("resolve", {"how": how}, pos)
@@ -152,6 +172,7 @@ class Session:
             live = self._live()
             live.match.parse(raw, len(live.match.record.moves))  # RecordError -> 400, nothing stored
             said = self._play_all([raw], origin, None)
+            self._camera_moves = []
             self._resolve("move played")
             violation = self._last_violation()
         self._publish(said)
@@ -164,6 +185,7 @@ class Session:
                 raise ActionError("there is no move to undo")
             raw = live.match.record.moves[-1]
             self._emit("undo", {"move": raw})
+            self._camera_moves = []
             if self.state.violation_view is not None:
                 self._emit("table", {"room": sorted(self.state.confirmed), "violation_view": None})
             self._resolve("undone")
@@ -180,6 +202,7 @@ class Session:
             for card, slot in chosen["reveals"]:
                 self._emit("reveal", {"card": card, "slot": slot})
             said = self._play_all(chosen["moves"], "confirmed", None)
+            self._camera_moves = []
             assert live.table is not None
             room = sorted(live.table.settled(pending["seen"], live.match.game))
             self._emit("table", {"room": room, "violation_view": None})

@@ -127,6 +127,49 @@ def test_a_misread_view_of_another_table_is_not_passed_through(tmp_path: Path) -
     assert session.record()["moves"] == truth.moves[:7]
 
 
+def with_fanned_monsters_lost(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each view that shows a monster newly fanned on the weapon, and kept there (not a blunted weapon's violation
+    put back), seen first without it (the still lost it), then as it is."""
+    out: list[dict[str, Any]] = []
+    for before, v, after in zip([None, *views[:-1]], views, [*views[1:], None], strict=True):
+        fanned = (before is not None and v["weapon"] == before["weapon"]
+                  and len(v["weapon_monsters"]) > len(before["weapon_monsters"]))
+        if fanned and (after is None or after["weapon"] != v["weapon"]
+                       or v["weapon_monsters"][-1] in after["weapon_monsters"]):
+            out.append({**v, "weapon_monsters": v["weapon_monsters"][:-1]})
+        out.append(v)
+    return out
+
+
+@pytest.mark.parametrize("seed", [None, *range(20)])
+def test_a_monster_the_still_lost_from_the_weapon_is_taken_back_from_fought_bare(tmp_path: Path,
+                                                                                  seed: int | None) -> None:
+    """A still that loses the monster just fanned on the weapon is explained as that monster fought bare (it went
+    to the face-down discard); the next view shows it on the weapon, a card that move took out of sight: the move
+    is taken back (stored as an undo) and the view explained from before it."""
+    truth = demo_record() if seed is None else random_record(seed, size=random.Random(seed).randint(8, 30))
+    session = new_session(tmp_path, truth.setup["dungeon"])
+    for v in with_fanned_monsters_lost(views_of(truth)):
+        session.observe(v)
+    assert session.record()["moves"] == truth.moves
+    undone = [e.data for e in session.store.events(session.state.game_id) if e.kind == "undo"]
+    assert all(u["origin"] == "camera" and u["move"].endswith(" bare") for u in undone)
+    if any("weapon" in m for m in truth.moves):
+        assert undone, "no fanned monster was lost and found again"
+
+
+def test_a_still_that_loses_a_fanned_monster_takes_back_no_move(tmp_path: Path) -> None:
+    """The 8S fought on the 5D, then a still without it: losing a card is no evidence against the move (any still
+    may lose a card); the view is a probable misread, and the move stays."""
+    session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
+    session.observe({"room": ["5D", "8S", "7H", "QC"]})
+    session.observe({"room": ["8S", "7H", "QC"], "weapon": "5D"})
+    assert session.observe({"room": ["7H", "QC"], "weapon": "5D", "weapon_monsters": ["8S"]}) == "moves"
+    assert session.observe({"room": ["QC"], "weapon": "5D"}) == "misread"
+    assert session.record()["moves"] == ["equip 5D", "fight 8S weapon"]
+    assert not [e for e in session.store.events(session.state.game_id) if e.kind == "undo"]
+
+
 def test_first_room_binds_cards_to_the_dungeon_order_as_they_are_laid(tmp_path: Path) -> None:
     session = new_session(tmp_path, ["5D", "8S", "7H", "QC", "3S"])
     assert session.observe({"room": ["7H"]}) == "same"

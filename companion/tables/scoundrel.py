@@ -93,6 +93,12 @@ class ScoundrelTable:
         return {"room": [c if c in self.seen else UNREAD for c in state["room"]],
                 "weapon": state["weapon"], "weapon_monsters": state["weapon_monsters"]}
 
+    def shown(self, game: Game) -> frozenset[str]:
+        """The cards the state shows face up: the room's cards seen, the weapon and its monsters."""
+        table = self.expected(game)
+        weapon = [table["weapon"]] if table["weapon"] else []
+        return frozenset([c for c in table["room"] if c != UNREAD] + weapon + table["weapon_monsters"])
+
     def fit(self, game: Game, view: View, confirmed: frozenset[str]) -> list[tuple[str, str]] | None:
         """The reveals that make `view` the table of `game`'s state, or None when it is another table.
 
