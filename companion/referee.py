@@ -107,8 +107,7 @@ def retraction(live: LiveGame, view: Any, last: list[str], max_depth: int = 2) -
     moves = live.match.record.moves
     if not last or table is None or getattr(table, "shown", None) is None or moves[-len(last):] != last:
         return None
-    before = copy.copy(live)
-    before.table = copy.deepcopy(table)
+    before = _detached(live)
     record = live.record()
     before.match = Match.replay(replace(record, moves=record.moves[:-len(last)]))
     if not (table.shown(before.match.game) - table.shown(live.match.game)) & set(view.cards()):
@@ -151,14 +150,20 @@ def _with_drawn(live: LiveGame, view: Any) -> tuple[LiveGame, list[tuple[str, st
 
 def _revealed(live: LiveGame, pairs: list[tuple[str, str]], moves: list[str] | None = None) -> LiveGame:
     """A copy of the game with those reveals made and then those moves played; the live one is untouched."""
-    ghost = copy.copy(live)
-    ghost.table = copy.deepcopy(live.table)
+    ghost = _detached(live)
     ghost.reveal(pairs)  # replays into a new match where there are reveals
     if moves:
         if ghost.match is live.match:
             ghost.match = Match.replay(ghost.record())
         for raw in moves:
             ghost.match.play(raw)
+    return ghost
+
+
+def _detached(live: LiveGame) -> LiveGame:
+    """A copy of the game sharing its match until one is replayed, with a table of its own to reveal cards on."""
+    ghost = copy.copy(live)
+    ghost.table = copy.deepcopy(live.table)
     return ghost
 
 

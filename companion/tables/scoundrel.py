@@ -150,9 +150,7 @@ class ScoundrelTable:
 
     def distance(self, game: Game, view: View) -> int:
         """How many cards differ between the state's table and `view` (to rank suggestions)."""
-        want = Counter(c for c in self.expected(game)["room"] if c != UNREAD)
-        state = game.state()
-        want.update(state["weapon_monsters"] + ([state["weapon"]] if state["weapon"] else []))
+        want = Counter(self.shown(game))
         got = Counter(c for c in view.cards() if c != UNREAD)
         return sum((want - got).values()) + sum((got - want).values())
 
